@@ -1,0 +1,55 @@
+/** gRPC status codes the library answers with. */
+export type StatusCode = 3 | 5 | 6 | 7 | 9 | 13 | 14 | 16;
+
+export const ERROR_DETAIL_TYPE = "type.googleapis.com/zitadel.v1.ErrorDetail";
+export const BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";
+
+export interface ErrorDetail {
+  readonly "@type": typeof ERROR_DETAIL_TYPE;
+  readonly id: string;
+  readonly message: string;
+}
+
+export interface FieldViolation {
+  /** Dotted JSON path of the offending field, e.g. `profile.givenName` or `metadata[2].value`. */
+  readonly field: string;
+  readonly description: string;
+}
+
+export interface BadRequestDetail {
+  readonly "@type": typeof BAD_REQUEST_TYPE;
+  readonly fieldViolations: readonly FieldViolation[];
+}
+
+export type ErrorBodyDetail = ErrorDetail | BadRequestDetail;
+
+/** The error body, as the reference server writes it. Never carries a secret or a stack trace. */
+export interface ErrorBody {
+  readonly code: StatusCode;
+  readonly message: string;
+  readonly details: readonly ErrorBodyDetail[];
+}
+
+/** An error body with a stable id and an English message, and no field violations. */
+export function errorBody(code: StatusCode, id: string, message: string): ErrorBody {
+  return { code, message, details: [{ "@type": ERROR_DETAIL_TYPE, id, message }] };
+}
+
+/**
+ * A code-3 body listing every violation. The message is the first violation's text and, when
+ * there are more, how many.
+ */
+export function invalidArgument(id: string, violations: readonly FieldViolation[]): ErrorBody {
+  const [first] = violations;
+  const head = first === undefined ? "invalid request" : `${first.field}: ${first.description}`;
+  const others = violations.length - 1;
+  const message = others > 0 ? `${head} (and ${others} more violation${others === 1 ? "" : "s"})` : head;
+  return {
+    code: 3,
+    message,
+    details: [
+      { "@type": ERROR_DETAIL_TYPE, id, message },
+      { "@type": BAD_REQUEST_TYPE, fieldViolations: violations },
+    ],
+  };
+}

@@ -1,0 +1,2 @@
+export * from "./error-body.js";
+export { httpStatus } from "./http-status.js";
