@@ -1,0 +1,48 @@
+/**
+ * Cost limits checked before any hashing, at import and again before every verification, so
+ * that a hostile hash cannot make a login expensive.
+ */
+export interface HashBounds {
+  readonly bcryptMinCost: number;
+  readonly bcryptMaxCost: number;
+  readonly argon2MinTime: number;
+  readonly argon2MaxTime: number;
+  /** KiB, as in the `m=` parameter. */
+  readonly argon2MaxMemoryKiB: number;
+  readonly argon2MaxParallelism: number;
+  /** Upper bound of 128 * N * r, the bytes scrypt allocates. */
+  readonly scryptMaxMemoryBytes: number;
+  /** Upper bound of N * r * p, proportional to scrypt's work. */
+  readonly scryptMaxWork: number;
+  readonly pbkdf2MaxIterations: number;
+  /** Derived-key (digest) length bounds for PBKDF2, and by extension scrypt and argon2 outputs. */
+  readonly minDerivedKeyBytes: number;
+  readonly maxDerivedKeyBytes: number;
+  readonly shaCryptMaxRounds: number;
+  /** log2 of the iteration count of phpass and Drupal 7. */
+  readonly phpassMinLog2: number;
+  readonly phpassMaxLog2: number;
+  /** UTF-8 bytes; longer passwords are refused before hashing. */
+  readonly maxPasswordBytes: number;
+}
+
+export const defaultHashBounds: HashBounds = Object.freeze({
+  bcryptMinCost: 4,
+  bcryptMaxCost: 15,
+  argon2MinTime: 1,
+  argon2MaxTime: 10,
+  argon2MaxMemoryKiB: 262_144,
+  argon2MaxParallelism: 16,
+  scryptMaxMemoryBytes: 256 * 1024 * 1024,
+  scryptMaxWork: 2 ** 22,
+  pbkdf2MaxIterations: 2_000_000,
+  minDerivedKeyBytes: 16,
+  maxDerivedKeyBytes: 128,
+  shaCryptMaxRounds: 1_000_000,
+  phpassMinLog2: 7,
+  phpassMaxLog2: 20,
+  maxPasswordBytes: 1024,
+});
+
+/** A digest shorter than this is refused whatever the format: it says too little. */
+export const MIN_DIGEST_BYTES = 16;

@@ -1,0 +1,37 @@
+import { defaultHashBounds } from "../bounds.js";
+import { encodeBase64 } from "../encoding/base64.js";
+import { randomBytes, utf8 } from "../encoding/bytes.js";
+import { scrypt } from "../primitives/scrypt.js";
+import { requireInteger, type PasswordHasher } from "./hasher.js";
+
+export interface ScryptParams {
+  /** log2(N); OWASP: 17. */
+  readonly log2N?: number;
+  readonly r?: number;
+  readonly p?: number;
+  readonly saltBytes?: number;
+  readonly hashBytes?: number;
+}
+
+/** scrypt with OWASP's N=2^17, r=8, p=1, written in passlib's `$scrypt$ln=..` layout. */
+export function scryptHasher(params: ScryptParams = {}): PasswordHasher {
+  const bounds = defaultHashBounds;
+  const log2N = requireInteger("log2N", params.log2N ?? 17, 1, 30);
+  const r = requireInteger("r", params.r ?? 8, 1, 1024);
+  const p = requireInteger("p", params.p ?? 1, 1, 1024);
+  const n = 2 ** log2N;
+  if (128 * n * r > bounds.scryptMaxMemoryBytes || n * r * p > bounds.scryptMaxWork) throw new RangeError("scrypt parameters exceed the default bounds");
+  const saltBytes = requireInteger("saltBytes", params.saltBytes ?? 16, 8, 64);
+  const hashBytes = requireInteger("hashBytes", params.hashBytes ?? 32, bounds.minDerivedKeyBytes, bounds.maxDerivedKeyBytes);
+  return {
+    name: "scrypt",
+    async hash(password) {
+      const salt = randomBytes(saltBytes);
+      const digest = await scrypt(utf8(password), salt, { n, r, p }, hashBytes);
+      return `$scrypt$ln=${log2N},r=${r},p=${p}$${encodeBase64(salt, false)}$${encodeBase64(digest, false)}`;
+    },
+    isCurrent(parsed) {
+      return parsed.family === "scrypt" && parsed.layout === "passlib" && parsed.n === n && parsed.r === r && parsed.p === p && parsed.digest.length === hashBytes;
+    },
+  };
+}
