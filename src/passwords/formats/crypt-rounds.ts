@@ -1,5 +1,6 @@
 import { concatBytes } from "../encoding/bytes.js";
-import { digest, type DigestName } from "../primitives/digest.js";
+import type { DigestName } from "../primitives/digest.js";
+import { fastDigest } from "../primitives/fast-digest.js";
 import { slicedLoop } from "../primitives/yielding.js";
 
 /**
@@ -8,6 +9,7 @@ import { slicedLoop } from "../primitives/yielding.js";
  * i's parity and by i mod 3 and i mod 7.
  */
 export async function cryptRounds(name: DigestName, rounds: number, start: Uint8Array, p: Uint8Array, s: Uint8Array): Promise<Uint8Array> {
+  const hash = await fastDigest(name);
   let current = start;
   await slicedLoop(rounds, (i) => {
     const odd = (i & 1) === 1;
@@ -15,7 +17,7 @@ export async function cryptRounds(name: DigestName, rounds: number, start: Uint8
     if (i % 3 !== 0) round.push(s);
     if (i % 7 !== 0) round.push(p);
     round.push(odd ? current : p);
-    current = digest(name, concatBytes(...round));
+    current = hash(concatBytes(...round));
   });
   return current;
 }

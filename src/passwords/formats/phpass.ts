@@ -3,7 +3,7 @@ import type { HashBounds } from "../bounds.js";
 import { constantTimeEqual } from "../constant-time.js";
 import { concatBytes, latin1, utf8 } from "../encoding/bytes.js";
 import { decodeHash64, encodeHash64, hash64Value } from "../encoding/hash64.js";
-import { digest } from "../primitives/digest.js";
+import { fastDigest } from "../primitives/fast-digest.js";
 import { slicedLoop } from "../primitives/yielding.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
@@ -40,9 +40,10 @@ export function checkPhpassBounds(hash: PhpassHash, bounds: HashBounds): HashRej
 
 export async function phpassChecksum(hash: PhpassHash, password: Uint8Array): Promise<string> {
   const name = hash.variant === "drupal7" ? "sha512" : "md5";
-  let current = digest(name, concatBytes(latin1(hash.salt), password));
+  const step = await fastDigest(name);
+  let current = step(concatBytes(latin1(hash.salt), password));
   await slicedLoop(2 ** hash.log2Rounds, () => {
-    current = digest(name, concatBytes(current, password));
+    current = step(concatBytes(current, password));
   });
   return encodeHash64(current).slice(0, hash.checksum.length);
 }

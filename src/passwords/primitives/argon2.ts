@@ -44,7 +44,6 @@ export async function argon2(password: Uint8Array, salt: Uint8Array, params: Arg
     version: params.version,
     dkLen: keyBytes,
     asyncTick: SLICE_MS,
-    maxmem: 2 ** 32,
     ...(params.data === undefined ? {} : { personalization: params.data }),
   });
 }

@@ -22,6 +22,7 @@ export interface NativeCrypto {
     callback: (error: Error | null, key: Uint8Array) => void,
   ): void;
   getHashes(): string[];
+  createHash(algorithm: string): { update(data: Uint8Array): { digest(): Uint8Array } };
 }
 
 /** The part of @node-rs/argon2 we use. */

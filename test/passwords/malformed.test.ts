@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { parsePasswordHash, verifyPassword, type HashRejectionReason } from "../../src/passwords/index.js";
+import { loadVectors } from "./vectors.js";
+
+const GOOD_ARGON2 = "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc";
+
+/** Each entry: a hash that must be refused at parse time, and why. */
+const MALFORMED: readonly (readonly [string, HashRejectionReason])[] = [
+  ["", "unknown-format"],
+  ["plain text", "unknown-format"],
+  ["$2x$12$EXRkfkdmXnagzds2SSitu.MW9.gAVqa9eLS1//RYtYCmB1eLHg.9q", "unknown-format"],
+  ["$2$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "unknown-format"],
+  ["{FOO}c2VjcmV0c2VjcmV0c2VjcmV0", "unknown-format"],
+  // bcrypt: one-digit cost, stray bits in the salt's last character, a character too many.
+  ["$2b$5$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "malformed"],
+  ["$2b$05$CCCCCCCCCCCCCCCCCCCCCDE5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "malformed"],
+  ["$2b$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeWx", "malformed"],
+  // argon2: duplicate, unknown, leading zero, missing parameter; bad version; padding; stray bits; short salt/hash.
+  ["$argon2id$v=19$m=65536,m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2,p=1,x=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=02,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=18$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ=$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHR$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2,p=1$c29tZXNh$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc", "malformed"],
+  ["$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm", "malformed"],
+  [`${GOOD_ARGON2}$`, "malformed"],
+  // scrypt: missing p, duplicate r, N neither log2 nor a power of two.
+  ["$scrypt$ln=10,r=1$wvif8/4fg1Cq9V7L2dv73w$bJcLia1lyfQ1X2x0xflehwVXPzWIUQWWdnlGwfVzBeQ", "malformed"],
+  ["$scrypt$ln=10,r=1,r=1,p=1$wvif8/4fg1Cq9V7L2dv73w$bJcLia1lyfQ1X2x0xflehwVXPzWIUQWWdnlGwfVzBeQ", "malformed"],
+  ["$scrypt$ln=16385,r=8,p=1$wvif8/4fg1Cq9V7L2dv73w$bJcLia1lyfQ1X2x0xflehwVXPzWIUQWWdnlGwfVzBeQ", "malformed"],
+  // PBKDF2: leading zero, empty rounds, '.' and '+' mixed, I= instead of i=, l= not the length.
+  ["$pbkdf2-sha256$01212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg.fJPeq1h/gXXY7acBp9/6c.tmQ", "malformed"],
+  ["$pbkdf2-sha256$$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg.fJPeq1h/gXXY7acBp9/6c.tmQ", "malformed"],
+  ["$pbkdf2-sha256$1212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg+fJPeq1h/gXXY7acBp9/6c.tmQ", "malformed"],
+  ["$pbkdf2-sha512$I=100000,l=32$bdHBpn7OWOivJMVJypy2UqR0UnaD5prQXRZevj/05YU$+wArTfv1a+bNGO1iZrmEdVjhA+lL11wF4/IxpgYfPwc", "malformed"],
+  ["$pbkdf2-sha512$i=100000,l=31$bdHBpn7OWOivJMVJypy2UqR0UnaD5prQXRZevj/05YU$+wArTfv1a+bNGO1iZrmEdVjhA+lL11wF4/IxpgYfPwc", "malformed"],
+  ["pbkdf2_sha256$010000$kjVJaVz6qsnJ$5yPHw3rwJGECpUf70daLGhOrQ5+AMxIJdz1c3bqK1Rs=", "malformed"],
+  // crypt family: 9-character salt, short checksum, leading zero in rounds, ':' in the salt.
+  ["$1$dXc3I7Rw1$ctlgjDdWJLMT.qwHsWhXR1", "malformed"],
+  ["$apr1$r31.....$HqJZimcKQFAMYayBlzkrA", "malformed"],
+  ["$5$rounds=05000$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  ["$5$salt:string$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  ["$5$saltstringsaltstr$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  ["$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L", "malformed"],
+  ["$S$ECiTwp95d.CM.PorExdDeWcec0F1SeaEsf3Yon9RUcrhQy4Q7X", "malformed"],
+  // LDAP: bad padding, nothing beyond the digest for a salted scheme.
+  ["{SHA}at+xg6SiyUovktq1redipHiJpaE", "malformed"],
+  ["{SSHA}at+xg6SiyUovktq1redipHiJpaE=", "malformed"],
+  // salted digests: pattern without {PASSWORD}, unknown HMAC digest, HMAC hash that is not hex.
+  ["$md5$pf=e1NBTFR9$MTIzNA==$ud392Z8rfZ+Ou7ZFXYLKbA==", "malformed"],
+  ["$hmac-whirlpool$ZmU4Njk3Zjc0MmQwODA0MDVkMTI3MGU2MTYzMzE2Zjk=$MTIzNDU=", "malformed"],
+  ["$hmac-md5$ZmU4Njk3Zjc0MmQwODA0MDVkMTI3MGU2MTYzMzE2Wjk=$MTIzNDU=", "malformed"],
+  ["$md5salted-prefix$$0M2MYNUmNumHqqQ+kmuTUQ==", "malformed"],
+];
+
+describe("malformed hashes", () => {
+  it.each(MALFORMED)("refuses %s", (hash, expected) => {
+    const parsed = parsePasswordHash(hash);
+    expect(parsed.isErr() && parsed.error.reason).toBe(expected);
+  });
+
+  it("accepts the well-formed hash these cases are derived from", () => {
+    expect(parsePasswordHash(GOOD_ARGON2).isOk()).toBe(true);
+  });
+});
+
+/**
+ * The hash, and every run of 8+ characters between its separators, must stay out of the error;
+ * the scheme identifier in front (argon2id, pbkdf2_sha256, ...) is not secret and may be named.
+ */
+function secretsOf(hash: string): string[] {
+  const parts = hash.split(/[$,={}]/).filter((part) => part.length > 0);
+  return [hash, ...parts.slice(1).filter((part) => part.length >= 8)];
+}
+
+describe("error bodies", () => {
+  const refused = [...MALFORMED.map(([hash]) => hash), ...loadVectors().filter((v) => !v.valid && v.reason !== "wrong-password").map((v) => v.hash)];
+
+  it.each(refused.filter((hash) => hash.length > 0))("never echo the hash: %s", async (hash) => {
+    const result = await verifyPassword(hash, "password");
+    if (result.isOk()) return; // undetectable at parse time; covered by the fixtures test
+    const body = JSON.stringify(result.error);
+    for (const secret of secretsOf(hash)) expect(body).not.toContain(secret);
+    expect(result.error.code).toBe(3);
+    const [detail] = result.error.details;
+    expect(detail?.["@type"]).toBe("type.googleapis.com/zitadel.v1.ErrorDetail");
+    expect(detail !== undefined && "id" in detail && detail.id.startsWith("PASSWORD-")).toBe(true);
+  });
+
+  it("never throws on a value that is not a string", async () => {
+    const result = await verifyPassword(undefined as unknown as string, "password");
+    expect(result.isErr() && result.error.code).toBe(3);
+  });
+});
