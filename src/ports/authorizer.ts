@@ -1,0 +1,18 @@
+/** The authenticated caller of an operation. */
+export interface Requester {
+  readonly userId: string;
+  readonly orgId: string;
+  /** Allowed to write users in every organization (the default authorizer's only notion of rank). */
+  readonly instanceAdmin?: boolean;
+}
+
+export type Permission = "user.write";
+
+/**
+ * Decides whether a requester holds a permission. `orgId` undefined asks about the whole instance
+ * ("may this requester write users everywhere?"), which decides between code 5 and code 7 for an
+ * organization that does not exist.
+ */
+export interface Authorizer {
+  hasPermission(requester: Requester, permission: Permission, orgId: string | undefined): boolean | Promise<boolean>;
+}

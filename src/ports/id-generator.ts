@@ -1,0 +1,4 @@
+/** Makes ids for new users and notifications. */
+export interface IdGenerator {
+  next(): string;
+}

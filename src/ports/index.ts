@@ -1,0 +1,51 @@
+import type { HashBounds } from "../passwords/bounds.js";
+import type { PasswordHasher } from "../passwords/hashers/hasher.js";
+import type { Authorizer } from "./authorizer.js";
+import type { Clock } from "./clock.js";
+import type { IdGenerator } from "./id-generator.js";
+import type { Keys } from "./keys.js";
+import type { Logger } from "./logger.js";
+import type { Mailer } from "./mailer.js";
+import type { RandomSource } from "./random-source.js";
+import type { SmsSender } from "./sms-sender.js";
+import type { Storage } from "./storage.js";
+import type { HumanUsersConfig } from "./config.js";
+
+export type * from "./authorizer.js";
+export type * from "./clock.js";
+export type * from "./config.js";
+export type * from "./id-generator.js";
+export type * from "./keys.js";
+export type * from "./logger.js";
+export type * from "./mailer.js";
+export type * from "./random-source.js";
+export type * from "./sms-sender.js";
+export type * from "./storage.js";
+export { StorageUnavailableError } from "./storage.js";
+
+/**
+ * Everything the operations talk to. `storage`, `mailer` and `clock` are required; every other
+ * port has a safe default (see the README's table of ports).
+ */
+export interface Ports {
+  readonly storage: Storage;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  /** Default: 18-digit, time-ordered decimal ids. */
+  readonly ids?: IdGenerator;
+  /** Default: Web Crypto's `getRandomValues`. */
+  readonly random?: RandomSource;
+  /** Default: instance admins everywhere, everyone else in their own organization only. */
+  readonly authorizer?: Authorizer;
+  /** Hashes new plain passwords. Default: `defaultPasswordHasher`. */
+  readonly passwordHasher?: PasswordHasher;
+  /** Cost bounds for imported hashes. Default: `defaultHashBounds`. */
+  readonly hashBounds?: HashBounds;
+  /** Default: random keys made once per process (codes then cannot be checked after a restart). */
+  readonly keys?: Keys;
+  /** Without one, phone codes are recorded (as keyed hashes) but no SMS is queued. */
+  readonly sms?: SmsSender;
+  /** Receives internal causes and delivery failures; default: nothing is logged. */
+  readonly logger?: Logger;
+  readonly config?: HumanUsersConfig;
+}

@@ -1,0 +1,21 @@
+export type MailKind = "email.verification" | "email.initialization";
+
+export interface MailMessage {
+  /** Stable per notification: a retried delivery carries the same id, so a mailer can drop duplicates. */
+  readonly id: string;
+  readonly kind: MailKind;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /** The code and link the message carries, for mailers and tests that need them as data. */
+  readonly code: string;
+  readonly link: string;
+  readonly userId: string;
+  readonly orgId: string;
+}
+
+export interface Mailer {
+  /** Resolves once the message is accepted for delivery; rejects (or throws) when it is not. */
+  send(message: MailMessage): Promise<void>;
+}
