@@ -96,6 +96,31 @@ export interface PendingNotification extends OutboxNotification {
   readonly attempts: number;
 }
 
+export type DeliveryState = "pending" | "delivered" | "dead";
+
+/**
+ * A notification as a store keeps it, with its delivery state: what adapters show to tests and
+ * to hosts inspecting the outbox. Delivered and dead notifications have `code` and `link` erased ("").
+ */
+export interface NotificationRecord extends PendingNotification {
+  readonly state: DeliveryState;
+  /** RFC 3339; hidden from `leaseNotifications` until then. */
+  readonly leasedUntil?: string;
+  /** RFC 3339; a failed notification is handed out again from then on. */
+  readonly retryAt?: string;
+  readonly deliveredAt?: string;
+  /** The last failure's time and message. */
+  readonly failedAt?: string;
+  readonly lastError?: string;
+}
+
+/** Everything a store holds, for tests and inspection; each list in writing order. */
+export interface StorageSnapshot {
+  readonly events: readonly StoredEvent[];
+  readonly claims: readonly UniqueClaim[];
+  readonly notifications: readonly NotificationRecord[];
+}
+
 /** Everything one user's creation writes; a store writes all of it or nothing. */
 export interface UserWrite {
   readonly userId: string;

@@ -1,0 +1,193 @@
+import type {
+  AppendOutcome,
+  DeliveryFailure,
+  IdentityProvider,
+  LeaseRequest,
+  NotificationRecord,
+  Organization,
+  PendingNotification,
+  Storage,
+  StorageSnapshot,
+  StoredEvent,
+  UniqueClaim,
+  UserWrite,
+} from "../../ports/storage.js";
+
+export interface MemoryStoreSeed {
+  readonly organizations?: readonly Organization[];
+  readonly identityProviders?: readonly IdentityProvider[];
+}
+
+/**
+ * The in-memory store: a `Storage` plus read-only views of everything written, for tests.
+ * Each view returns copies in writing order; changing them changes nothing in the store.
+ */
+export interface MemoryStore extends Storage {
+  /** Every event of every user, in writing order. */
+  events(): readonly StoredEvent[];
+  /** Every claim held. */
+  claims(): readonly UniqueClaim[];
+  /** Every notification with its delivery state (delivered and dead ones keep no code or link). */
+  notifications(): readonly NotificationRecord[];
+  /** The three views at once, the same shape the SQL adapters' `snapshot()` returns. */
+  snapshot(): StorageSnapshot;
+}
+
+/** Mutable bookkeeping behind one `NotificationRecord`. */
+interface OutboxEntry {
+  record: NotificationRecord;
+}
+
+function claimKey(claim: UniqueClaim): string {
+  // JSON keeps the three parts apart whatever characters they contain.
+  return JSON.stringify([claim.kind, claim.scope, claim.key]);
+}
+
+function copyClaim(claim: UniqueClaim): UniqueClaim {
+  return { kind: claim.kind, scope: claim.scope, key: claim.key };
+}
+
+/** Changes to a record; an `undefined` member removes that member. */
+type RecordPatch = { readonly [K in keyof NotificationRecord]?: NotificationRecord[K] | undefined };
+
+function patched(record: NotificationRecord, patch: RecordPatch): NotificationRecord {
+  const merged: Record<string, unknown> = { ...record, ...patch };
+  for (const [name, member] of Object.entries(merged)) if (member === undefined) delete merged[name];
+  // Only optional members can be removed, and every required one comes from `record`.
+  return merged as unknown as NotificationRecord;
+}
+
+function pendingOf(record: NotificationRecord): PendingNotification {
+  return {
+    id: record.id,
+    kind: record.kind,
+    userId: record.userId,
+    orgId: record.orgId,
+    recipient: record.recipient,
+    code: record.code,
+    link: record.link,
+    locale: record.locale,
+    displayName: record.displayName,
+    username: record.username,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    attempts: record.attempts,
+  };
+}
+
+function isDue(record: NotificationRecord, now: Date): boolean {
+  if (record.state !== "pending") return false;
+  const nowMs = now.getTime();
+  const leaseOver = record.leasedUntil === undefined || Date.parse(record.leasedUntil) <= nowMs;
+  const retryDue = record.retryAt === undefined || Date.parse(record.retryAt) <= nowMs;
+  return leaseOver && retryDue;
+}
+
+/** The first of `claims` already in `held` or repeated within `claims` itself. */
+function firstConflict(claims: readonly UniqueClaim[], held: ReadonlySet<string>): UniqueClaim | undefined {
+  const seen = new Set<string>();
+  for (const claim of claims) {
+    const key = claimKey(claim);
+    if (held.has(key) || seen.has(key)) return claim;
+    seen.add(key);
+  }
+  return undefined;
+}
+
+/**
+ * A `Storage` held in process memory: for tests and for embedding where durability is not needed.
+ * Seeded once with organizations and identity providers (copied; later changes to the seed are not seen).
+ */
+export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
+  const organizations = new Map<string, Organization>((seed.organizations ?? []).map((org) => [org.id, structuredClone(org)]));
+  const providers = new Map<string, IdentityProvider>((seed.identityProviders ?? []).map((idp) => [idp.id, structuredClone(idp)]));
+  const events: StoredEvent[] = [];
+  const eventKeys = new Set<string>();
+  const claims = new Map<string, UniqueClaim>();
+  const outbox = new Map<string, OutboxEntry>();
+
+  /** Applies `change` to a pending notification; delivered and dead ones never change again. */
+  function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
+    const entry = outbox.get(id);
+    if (entry === undefined || entry.record.state !== "pending") return;
+    entry.record = patched(entry.record, change(entry.record));
+  }
+
+  function appendUser(write: UserWrite): Promise<AppendOutcome> {
+    // Everything is checked before anything is written, so a refused write leaves no trace.
+    const conflict = firstConflict(write.claims, new Set(claims.keys()));
+    if (conflict !== undefined) return Promise.resolve({ ok: false, conflict: copyClaim(conflict) });
+    const newEventKeys = write.events.map((event) => JSON.stringify([event.aggregateId, event.sequence]));
+    if (newEventKeys.some((key) => eventKeys.has(key)) || new Set(newEventKeys).size !== newEventKeys.length) {
+      return Promise.reject(new Error("memoryStore: an event with this user and sequence already exists"));
+    }
+    if (write.notifications.some((notification) => outbox.has(notification.id))) {
+      return Promise.reject(new Error("memoryStore: a notification with this id already exists"));
+    }
+    for (const claim of write.claims) claims.set(claimKey(claim), copyClaim(claim));
+    for (const key of newEventKeys) eventKeys.add(key);
+    for (const event of write.events) events.push(structuredClone(event));
+    for (const notification of write.notifications) {
+      outbox.set(notification.id, { record: { ...structuredClone(notification), attempts: 0, state: "pending" } });
+    }
+    return Promise.resolve({ ok: true });
+  }
+
+  function leaseNotifications(request: LeaseRequest): Promise<readonly PendingNotification[]> {
+    const wanted = request.ids === undefined ? undefined : new Set(request.ids);
+    const leased: PendingNotification[] = [];
+    for (const entry of outbox.values()) {
+      if (leased.length >= request.limit) break;
+      if (wanted !== undefined && !wanted.has(entry.record.id)) continue;
+      if (!isDue(entry.record, request.now)) continue;
+      entry.record = { ...entry.record, leasedUntil: request.leaseUntil.toISOString() };
+      leased.push(pendingOf(entry.record));
+    }
+    return Promise.resolve(leased);
+  }
+
+  function markNotificationDelivered(id: string, at: Date): Promise<void> {
+    updatePending(id, () => ({ state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
+    return Promise.resolve();
+  }
+
+  function markNotificationFailed(id: string, failure: DeliveryFailure): Promise<void> {
+    updatePending(id, (record) => {
+      const failed = { attempts: record.attempts + 1, failedAt: failure.at.toISOString(), lastError: failure.error, leasedUntil: undefined };
+      // A dead notification will never be sent: its plain code and link go, as on delivery.
+      return failure.retryAt === undefined
+        ? { ...failed, state: "dead", code: "", link: "", retryAt: undefined }
+        : { ...failed, retryAt: failure.retryAt.toISOString() };
+    });
+    return Promise.resolve();
+  }
+
+  const view = {
+    events: (): readonly StoredEvent[] => structuredClone(events),
+    claims: (): readonly UniqueClaim[] => [...claims.values()].map(copyClaim),
+    notifications: (): readonly NotificationRecord[] => [...outbox.values()].map((entry) => ({ ...entry.record })),
+  };
+
+  return {
+    findOrganization: (id) => Promise.resolve(structuredClone(organizations.get(id))),
+    findOrganizationByDomain: (domain) => {
+      const wanted = domain.toLowerCase();
+      const found = [...organizations.values()].find((org) =>
+        org.domains.some((entry) => entry.verified && entry.domain.toLowerCase() === wanted),
+      );
+      return Promise.resolve(structuredClone(found));
+    },
+    findIdentityProvider: (id) => Promise.resolve(structuredClone(providers.get(id))),
+    findHeldClaims: (wanted) => Promise.resolve(wanted.filter((claim) => claims.has(claimKey(claim))).map(copyClaim)),
+    appendUser,
+    loadEvents: (userId) =>
+      Promise.resolve(
+        structuredClone(events.filter((event) => event.aggregateId === userId)).sort((a, b) => a.sequence - b.sequence),
+      ),
+    leaseNotifications,
+    markNotificationDelivered,
+    markNotificationFailed,
+    ...view,
+    snapshot: () => ({ events: view.events(), claims: view.claims(), notifications: view.notifications() }),
+  };
+}
