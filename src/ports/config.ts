@@ -24,4 +24,47 @@ export interface HumanUsersConfig {
   readonly defaultPhoneRegion?: string;
   /** Default `"await"`: the operation resolves after the first delivery attempt (whose failure never fails it). */
   readonly immediateDelivery?: ImmediateDelivery;
+  /** Replacement or additional message templates, by language. */
+  readonly messages?: MessageTemplates;
+  readonly delivery?: DeliverySettings;
+}
+
+/** One mail in one language. Placeholders: see `MessageValues`; HTML gets every value escaped. */
+export interface MailTemplate {
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+export interface SmsTemplate {
+  readonly text: string;
+}
+
+/** The messages of one language; a kind left out falls back to the next language that has it. */
+export interface LanguageMessages {
+  readonly "email.verification"?: MailTemplate;
+  readonly "email.initialization"?: MailTemplate;
+  readonly "phone.verification"?: SmsTemplate;
+}
+
+/**
+ * Message templates by BCP 47 language tag (`"en"`, `"de"`, `"de-CH"`; case ignored). Entries
+ * replace the built-in ones of the same tag and kind; new tags add languages.
+ */
+export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
+
+/** How the outbox retries. Every member optional; defaults in the README. */
+export interface DeliverySettings {
+  /** Attempts before a notification is dead. Default 10. */
+  readonly maxAttempts?: number;
+  /** Delay after the first failure, doubled after each further one. Default 30. */
+  readonly initialBackoffSeconds?: number;
+  /** The delay never grows beyond this. Default 3600. */
+  readonly maxBackoffSeconds?: number;
+  /** How long a leased notification stays hidden from other workers. Default 300. */
+  readonly leaseSeconds?: number;
+  /** Notifications leased per round. Default 50. */
+  readonly batchSize?: number;
+  /** Messages handed over at the same time within a round. Default 4. */
+  readonly concurrency?: number;
 }

@@ -1,0 +1,174 @@
+import type { Ports } from "../ports/index.js";
+import type { Logger } from "../ports/logger.js";
+import type { RandomSource } from "../ports/random-source.js";
+import type { DeliveryFailure, PendingNotification } from "../ports/storage.js";
+import { retryDelayMs } from "./backoff.js";
+import { forEachConcurrently } from "./concurrency.js";
+import { renderNotification, type RenderedNotification } from "./render.js";
+import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
+import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
+
+export type DeliveryPorts = Pick<Ports, "storage" | "mailer" | "clock"> &
+  Partial<Pick<Ports, "sms" | "logger" | "random" | "config">>;
+
+export interface DeliverOptions {
+  /** Deliver only these notifications (the ones a write just produced). Default: every due one. */
+  readonly ids?: readonly string[];
+  /** At most this many in this call. Default: `ids.length`, else the configured batch size (50). */
+  readonly limit?: number;
+}
+
+/** The outcome of one hand-over; `permanent` failures are not retried. */
+type Attempt = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly permanent: boolean };
+
+const webCryptoRandom: RandomSource = { fill: (bytes) => crypto.getRandomValues(bytes) };
+
+/** A logger that cannot throw into delivery: a broken logger must not stop mail. */
+function safeLogger(logger: Logger | undefined): Logger {
+  const call = (level: keyof Logger) => (message: string, fields?: Readonly<Record<string, unknown>>) => {
+    try {
+      logger?.[level](message, fields);
+    } catch {
+      // Nothing sensible is left to report to.
+    }
+  };
+  return { warn: call("warn"), error: call("error") };
+}
+
+async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): Promise<Attempt> {
+  const sms = ports.sms;
+  if (rendered.channel === "sms" && sms === undefined) {
+    // Not dropped: the SMS port may be configured again before the attempts run out.
+    return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false };
+  }
+  try {
+    // `then` turns a sender that throws synchronously into a rejection.
+    await Promise.resolve().then(() =>
+      rendered.channel === "mail" ? ports.mailer.send(rendered.message) : sms?.send(rendered.message),
+    );
+    return { ok: true };
+  } catch (cause) {
+    return { ok: false, error: describeError(cause), permanent: false };
+  }
+}
+
+async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Promise<Attempt> {
+  if (Date.parse(notification.expiresAt) <= now.getTime()) {
+    return { ok: false, error: "the code expired before it could be delivered", permanent: true };
+  }
+  const rendered = renderNotification(notification, ports.config?.messages);
+  if (rendered.isErr()) return { ok: false, error: rendered.error, permanent: true };
+  return handOver(ports, rendered.value);
+}
+
+interface Round {
+  readonly ports: DeliveryPorts;
+  readonly settings: ResolvedDeliverySettings;
+  readonly logger: Logger;
+  readonly random: RandomSource;
+  readonly report: DeliveryReport;
+}
+
+async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
+  round.report.delivered.push(notification.id);
+  try {
+    await round.ports.storage.markNotificationDelivered(notification.id, round.ports.clock.now());
+  } catch (cause) {
+    const error = describeError(cause);
+    round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
+    round.logger.error("human-users: delivered notification could not be marked delivered; it may be sent again", {
+      notificationId: notification.id,
+      error,
+    });
+  }
+}
+
+/** What the logger gets about a failure: never the code or the link, which carries the code. */
+function logFields(failed: FailedDelivery): Readonly<Record<string, unknown>> {
+  const { id, ...rest } = failed;
+  return { notificationId: id, ...rest };
+}
+
+async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<void> {
+  const attempts = notification.attempts + 1;
+  const failed: FailedDelivery = {
+    id: notification.id,
+    kind: notification.kind,
+    userId: notification.userId,
+    orgId: notification.orgId,
+    attempts,
+    error,
+  };
+  const dead = permanent || attempts >= round.settings.maxAttempts;
+  const retryAt = dead ? undefined : new Date(at.getTime() + retryDelayMs(attempts, round.settings, round.random));
+  const failure: DeliveryFailure = retryAt === undefined ? { at, error } : { at, error, retryAt };
+  if (retryAt === undefined) {
+    round.report.dead.push(failed);
+    round.logger.error("human-users: notification is dead, no more delivery attempts", logFields(failed));
+  } else {
+    round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
+    round.logger.warn("human-users: notification delivery failed, will retry", {
+      ...logFields(failed),
+      retryAt: retryAt.toISOString(),
+    });
+  }
+  try {
+    await round.ports.storage.markNotificationFailed(notification.id, failure);
+  } catch (cause) {
+    const storeError = describeError(cause);
+    round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
+    round.logger.error("human-users: failed notification could not be marked failed; it is retried when its lease ends", {
+      notificationId: notification.id,
+      error: storeError,
+    });
+  }
+}
+
+async function deliverOne(round: Round, notification: PendingNotification): Promise<void> {
+  const startedAt = round.ports.clock.now();
+  const attempt = await attemptDelivery(round.ports, notification, startedAt);
+  if (attempt.ok) await recordDelivered(round, notification);
+  else await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now());
+}
+
+async function lease(round: Round, options: DeliverOptions): Promise<readonly PendingNotification[]> {
+  const now = round.ports.clock.now();
+  const limit = options.limit ?? options.ids?.length ?? round.settings.batchSize;
+  const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
+  const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
+  try {
+    return await round.ports.storage.leaseNotifications(request);
+  } catch (cause) {
+    const error = describeError(cause);
+    round.report.errors.push({ stage: "lease", error });
+    round.logger.error("human-users: notifications could not be leased for delivery", { error });
+    return [];
+  }
+}
+
+/**
+ * Hands due notifications from the outbox to the mailer (or the SMS sender for phone codes) and
+ * records each outcome: delivered, failed with a retry time (exponential backoff with jitter), or
+ * dead once the attempts are used up. Never rejects: failures of the store, the mailer or the
+ * logger end up in the report (and the logger).
+ */
+export async function deliverPendingNotifications(
+  ports: DeliveryPorts,
+  options: DeliverOptions = {},
+): Promise<DeliveryReport> {
+  const report = emptyReport();
+  const logger = safeLogger(ports.logger);
+  try {
+    if (options.ids?.length === 0 || options.limit === 0) return report;
+    const settings = resolveDeliverySettings(ports.config);
+    const round: Round = { ports, settings, logger, random: ports.random ?? webCryptoRandom, report };
+    const leased = await lease(round, options);
+    await forEachConcurrently(leased, settings.concurrency, (notification) => deliverOne(round, notification));
+  } catch (cause) {
+    // Only a port breaking its own contract (a clock or random source that throws) lands here.
+    const error = describeError(cause);
+    report.errors.push({ stage: "internal", error });
+    logger.error("human-users: notification delivery stopped by an internal error", { error });
+  }
+  return report;
+}

@@ -1,0 +1,57 @@
+import type { NotificationKind } from "../ports/storage.js";
+
+/** A notification whose delivery failed this round. `attempts` counts this one. */
+export interface FailedDelivery {
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly userId: string;
+  readonly orgId: string;
+  readonly attempts: number;
+  readonly error: string;
+}
+
+export interface RetryingDelivery extends FailedDelivery {
+  /** RFC 3339 UTC: when the outbox hands it out again. */
+  readonly retryAt: string;
+}
+
+export type DeliveryErrorStage = "lease" | "markDelivered" | "markFailed" | "internal";
+
+/**
+ * Something other than a mailer went wrong: the store could not lease or record. A notification
+ * whose outcome could not be recorded is handed out again when its lease ends (at-least-once).
+ */
+export interface DeliveryError {
+  readonly stage: DeliveryErrorStage;
+  /** The notification concerned; absent for a failed lease. */
+  readonly id?: string;
+  readonly error: string;
+}
+
+/** What one `deliverPendingNotifications` call did. */
+export interface DeliveryReport {
+  /** Ids of notifications the mailer or SMS sender accepted. */
+  readonly delivered: string[];
+  /** Failed and scheduled for another attempt. */
+  readonly retrying: RetryingDelivery[];
+  /** Failed for the last time (attempts used up, code expired, or the message cannot be made): no more attempts. */
+  readonly dead: FailedDelivery[];
+  readonly errors: DeliveryError[];
+}
+
+export function emptyReport(): DeliveryReport {
+  return { delivered: [], retrying: [], dead: [], errors: [] };
+}
+
+/** How many notifications a round handed out, whatever became of them. */
+export function leasedCount(report: DeliveryReport): number {
+  return report.delivered.length + report.retrying.length + report.dead.length;
+}
+
+const maxErrorLength = 1000;
+
+/** A failure as one bounded line of text, for the store and the logger. */
+export function describeError(cause: unknown): string {
+  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return text.length > maxErrorLength ? `${text.slice(0, maxErrorLength)}...` : text;
+}

@@ -1,0 +1,46 @@
+import type { LanguageMessages } from "../../ports/config.js";
+import { htmlMail, linkParagraph } from "./html-layout.js";
+
+export const germanMessages: LanguageMessages = {
+  "email.verification": {
+    subject: "Bestätigen Sie Ihre E-Mail-Adresse",
+    text: `Hallo {{displayName}}
+
+Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:
+{{link}}
+
+Oder geben Sie diesen Code ein: {{code}}
+
+Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, können Sie diese Nachricht ignorieren.
+`,
+    html: htmlMail("de", [
+      "Hallo {{displayName}}",
+      "Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:",
+      linkParagraph("E-Mail-Adresse bestätigen"),
+      "Oder geben Sie diesen Code ein: <strong>{{code}}</strong>",
+      "Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, können Sie diese Nachricht ignorieren.",
+    ]),
+  },
+  "email.initialization": {
+    subject: "Richten Sie Ihr Konto ein",
+    text: `Hallo {{displayName}}
+
+Für Sie wurde ein Konto mit dem Benutzernamen {{username}} erstellt. Über diesen Link richten Sie es ein:
+{{link}}
+
+Oder geben Sie diesen Code ein: {{code}}
+
+Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.
+`,
+    html: htmlMail("de", [
+      "Hallo {{displayName}}",
+      "Für Sie wurde ein Konto mit dem Benutzernamen <strong>{{username}}</strong> erstellt. Über diesen Link richten Sie es ein:",
+      linkParagraph("Konto einrichten"),
+      "Oder geben Sie diesen Code ein: <strong>{{code}}</strong>",
+      "Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.",
+    ]),
+  },
+  "phone.verification": {
+    text: "Ihr Bestätigungscode lautet {{code}}. Er ist {{validity}} gültig.",
+  },
+};

@@ -1,0 +1,23 @@
+type DurationUnit = "hour" | "minute" | "second";
+
+/** The largest unit that expresses `seconds` exactly, so 72 h reads "72 hours", not "3 days". */
+function wholeUnit(seconds: number): [number, DurationUnit] {
+  if (seconds >= 3600 && seconds % 3600 === 0) return [seconds / 3600, "hour"];
+  if (seconds >= 60 && seconds % 60 === 0) return [seconds / 60, "minute"];
+  return [seconds, "second"];
+}
+
+/**
+ * A code's validity in words of `language` ("1 hour", "72 Stunden"), from the notification's
+ * creation and expiry. Runtimes without locale data for `language` answer in English.
+ */
+export function describeValidity(createdAt: string, expiresAt: string, language: string): string {
+  const seconds = Math.max(0, Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 1000));
+  const [amount, unit] = wholeUnit(Number.isFinite(seconds) ? seconds : 0);
+  const options: Intl.NumberFormatOptions = { style: "unit", unit, unitDisplay: "long" };
+  try {
+    return new Intl.NumberFormat(language, options).format(amount);
+  } catch {
+    return new Intl.NumberFormat("en", options).format(amount);
+  }
+}

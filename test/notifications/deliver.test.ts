@@ -1,0 +1,319 @@
+import { describe, expect, it } from "vitest";
+import { memoryMailer } from "../../src/adapters/memory/mailer.js";
+import { memoryStore } from "../../src/adapters/memory/store.js";
+import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
+import { renderNotification } from "../../src/notifications/render.js";
+import type { SmsMessage } from "../../src/ports/sms-sender.js";
+import type { OutboxNotification, Storage } from "../../src/ports/storage.js";
+import {
+  emailNotification,
+  manualClock,
+  phoneNotification,
+  recordingLogger,
+  start,
+  writeOf,
+  zeroRandom,
+} from "./helpers.js";
+
+function mailOf(notification: OutboxNotification) {
+  const rendered = renderNotification(notification)._unsafeUnwrap();
+  if (rendered.channel !== "mail") throw new Error("expected a mail");
+  return rendered.message;
+}
+
+async function setUp(notifications: readonly OutboxNotification[]) {
+  const storage = memoryStore();
+  await storage.appendUser(writeOf(notifications));
+  const mailer = memoryMailer();
+  const clock = manualClock();
+  const logger = recordingLogger();
+  return { storage, mailer, clock, logger, random: zeroRandom };
+}
+
+describe("deliverPendingNotifications", () => {
+  it("hands a pending email to the mailer and marks it delivered, erasing code and link", async () => {
+    const notification = emailNotification();
+    const ports = await setUp([notification]);
+
+    const report = await deliverPendingNotifications(ports);
+
+    expect(report).toEqual({ delivered: ["n-1"], retrying: [], dead: [], errors: [] });
+    expect(ports.mailer.sent).toEqual([mailOf(notification)]);
+    expect(ports.storage.notifications()).toEqual([
+      { ...notification, code: "", link: "", attempts: 0, state: "delivered", deliveredAt: start.toISOString() },
+    ]);
+    expect(await deliverPendingNotifications(ports)).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    expect(ports.mailer.sent).toHaveLength(1);
+  });
+
+  it("delivers what a write left in the outbox when the process stopped before delivery", async () => {
+    const storage = memoryStore();
+    const first = emailNotification();
+    const second = emailNotification({ id: "n-2", kind: "email.initialization" });
+    // The write happened; the process died before any mailer was called.
+    await storage.appendUser(writeOf([first, second]));
+    const mailer = memoryMailer();
+
+    const report = await deliverPendingNotifications({ storage, mailer, clock: manualClock() });
+
+    expect(report).toEqual({ delivered: ["n-1", "n-2"], retrying: [], dead: [], errors: [] });
+    expect(mailer.sent).toEqual([mailOf(first), mailOf(second)]);
+  });
+
+  it("schedules a retry with backoff after a refusal and delivers once the retry time has come", async () => {
+    const notification = emailNotification();
+    const ports = await setUp([notification]);
+    ports.mailer.failNext(2);
+
+    const first = await deliverPendingNotifications(ports);
+    // Zero jitter: half of the 30 s nominal delay.
+    expect(first).toEqual({
+      delivered: [],
+      retrying: [
+        {
+          id: "n-1",
+          kind: "email.verification",
+          userId: "u-1",
+          orgId: "org-1",
+          attempts: 1,
+          error: "Error: memoryMailer: delivery refused (test setting)",
+          retryAt: "2025-03-01T10:00:15.000Z",
+        },
+      ],
+      dead: [],
+      errors: [],
+    });
+    expect(ports.storage.notifications()).toEqual([
+      {
+        ...notification,
+        attempts: 1,
+        state: "pending",
+        failedAt: start.toISOString(),
+        lastError: "Error: memoryMailer: delivery refused (test setting)",
+        retryAt: "2025-03-01T10:00:15.000Z",
+      },
+    ]);
+
+    ports.clock.advance(14_999);
+    expect(await deliverPendingNotifications(ports)).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+
+    ports.clock.advance(1);
+    const second = await deliverPendingNotifications(ports);
+    // Second failure: nominal 60 s, so 30 s later.
+    expect(second.retrying.map((failed) => [failed.attempts, failed.retryAt])).toEqual([[2, "2025-03-01T10:00:45.000Z"]]);
+
+    ports.clock.set(new Date("2025-03-01T10:00:45.000Z"));
+    expect(await deliverPendingNotifications(ports)).toEqual({ delivered: ["n-1"], retrying: [], dead: [], errors: [] });
+    expect(ports.mailer.sent).toEqual([mailOf(notification)]);
+    expect(ports.mailer.attempted).toHaveLength(3);
+    expect(ports.logger.entries.map((entry) => [entry.level, entry.message])).toEqual([
+      ["warn", "human-users: notification delivery failed, will retry"],
+      ["warn", "human-users: notification delivery failed, will retry"],
+    ]);
+  });
+
+  it("gives up after the configured attempts: the notification is dead, reported and logged", async () => {
+    const notification = emailNotification();
+    const ports = { ...(await setUp([notification])), config: { delivery: { maxAttempts: 2 } } };
+    ports.mailer.failAlways(true);
+
+    await deliverPendingNotifications(ports);
+    ports.clock.advance(60_000);
+    const last = await deliverPendingNotifications(ports);
+
+    const dead = {
+      id: "n-1",
+      kind: "email.verification",
+      userId: "u-1",
+      orgId: "org-1",
+      attempts: 2,
+      error: "Error: memoryMailer: delivery refused (test setting)",
+    };
+    expect(last).toEqual({ delivered: [], retrying: [], dead: [dead], errors: [] });
+    expect(ports.logger.entries.at(-1)).toEqual({
+      level: "error",
+      message: "human-users: notification is dead, no more delivery attempts",
+      fields: {
+        notificationId: "n-1",
+        kind: "email.verification",
+        userId: "u-1",
+        orgId: "org-1",
+        attempts: 2,
+        error: "Error: memoryMailer: delivery refused (test setting)",
+      },
+    });
+    expect(ports.storage.notifications()).toEqual([
+      {
+        ...notification,
+        code: "",
+        link: "",
+        attempts: 2,
+        state: "dead",
+        failedAt: "2025-03-01T10:01:00.000Z",
+        lastError: "Error: memoryMailer: delivery refused (test setting)",
+      },
+    ]);
+    ports.clock.advance(24 * 3600_000);
+    expect(await deliverPendingNotifications(ports)).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    expect(ports.mailer.attempted).toHaveLength(2);
+  });
+
+  it("delivers only the ids asked for", async () => {
+    const ports = await setUp([emailNotification(), emailNotification({ id: "n-2" }), emailNotification({ id: "n-3" })]);
+
+    const report = await deliverPendingNotifications(ports, { ids: ["n-3", "n-1"] });
+
+    expect(report).toEqual({ delivered: ["n-1", "n-3"], retrying: [], dead: [], errors: [] });
+    expect(ports.mailer.sent.map((message) => message.id)).toEqual(["n-1", "n-3"]);
+    expect(await deliverPendingNotifications(ports, { ids: [] })).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+  });
+
+  it("delivers at most `limit` notifications per call", async () => {
+    const ports = await setUp([emailNotification(), emailNotification({ id: "n-2" }), emailNotification({ id: "n-3" })]);
+
+    expect((await deliverPendingNotifications(ports, { limit: 2 })).delivered).toEqual(["n-1", "n-2"]);
+    expect((await deliverPendingNotifications(ports, { limit: 2 })).delivered).toEqual(["n-3"]);
+  });
+
+  it("does not send a code that has expired: the notification is dead at once", async () => {
+    const ports = await setUp([emailNotification()]);
+    ports.clock.set(new Date("2025-03-01T11:00:00.000Z"));
+
+    const report = await deliverPendingNotifications(ports);
+
+    expect(report).toEqual({
+      delivered: [],
+      retrying: [],
+      dead: [
+        {
+          id: "n-1",
+          kind: "email.verification",
+          userId: "u-1",
+          orgId: "org-1",
+          attempts: 1,
+          error: "the code expired before it could be delivered",
+        },
+      ],
+      errors: [],
+    });
+    expect(ports.mailer.attempted).toEqual([]);
+  });
+
+  it("sends a phone code through the SMS port", async () => {
+    const ports = await setUp([phoneNotification()]);
+    const texts: SmsMessage[] = [];
+    const sms = { send: (message: SmsMessage) => Promise.resolve(void texts.push(message)) };
+
+    const report = await deliverPendingNotifications({ ...ports, sms });
+
+    expect(report).toEqual({ delivered: ["n-phone"], retrying: [], dead: [], errors: [] });
+    expect(texts).toEqual([
+      { id: "n-phone", to: "+41791234567", text: "Your verification code is ZX81AB. It is valid for 1 hour.", code: "ZX81AB" },
+    ]);
+    expect(ports.mailer.attempted).toEqual([]);
+  });
+
+  it("keeps a phone code for retry, with a clear reason, when no SMS port is configured", async () => {
+    const ports = await setUp([phoneNotification()]);
+
+    const report = await deliverPendingNotifications(ports);
+
+    expect(report).toEqual({
+      delivered: [],
+      retrying: [
+        {
+          id: "n-phone",
+          kind: "phone.verification",
+          userId: "u-1",
+          orgId: "org-1",
+          attempts: 1,
+          error: "no SMS sender configured (ports.sms): the phone code cannot be sent",
+          retryAt: "2025-03-01T10:00:15.000Z",
+        },
+      ],
+      dead: [],
+      errors: [],
+    });
+  });
+
+  it("treats a mailer that throws instead of rejecting as a refusal", async () => {
+    const ports = await setUp([emailNotification()]);
+    const mailer = {
+      send: (): Promise<void> => {
+        throw new TypeError("not connected");
+      },
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, mailer });
+
+    expect(report.retrying.map((failed) => failed.error)).toEqual(["TypeError: not connected"]);
+  });
+
+  it("makes a notification dead at once when the host's template cannot be filled", async () => {
+    const ports = await setUp([emailNotification()]);
+    const config = {
+      messages: { en: { "email.verification": { subject: "Hi {{firstName}}", text: "{{code}}", html: "{{code}}" } } },
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, config });
+
+    expect(report.dead.map((failed) => failed.error)).toEqual(["unknown placeholder {{firstName}} in message template"]);
+    expect(ports.mailer.attempted).toEqual([]);
+  });
+
+  it("never rejects when the store fails: the failure is reported and logged", async () => {
+    const ports = await setUp([emailNotification()]);
+    const broken: Storage = {
+      ...ports.storage,
+      leaseNotifications: () => Promise.reject(new Error("connection refused")),
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, storage: broken });
+
+    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "lease", error: "Error: connection refused" }] });
+    expect(ports.logger.entries).toEqual([
+      {
+        level: "error",
+        message: "human-users: notifications could not be leased for delivery",
+        fields: { error: "Error: connection refused" },
+      },
+    ]);
+  });
+
+  it("reports a delivery it could not record, which makes it due again after the lease", async () => {
+    const ports = await setUp([emailNotification()]);
+    const storage: Storage = {
+      ...ports.storage,
+      markNotificationDelivered: () => Promise.reject(new Error("write failed")),
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, storage });
+
+    expect(report).toEqual({
+      delivered: ["n-1"],
+      retrying: [],
+      dead: [],
+      errors: [{ stage: "markDelivered", id: "n-1", error: "Error: write failed" }],
+    });
+    ports.clock.advance(300_000);
+    expect((await deliverPendingNotifications(ports)).delivered).toEqual(["n-1"]);
+    expect(ports.mailer.sent.map((message) => message.id)).toEqual(["n-1", "n-1"]);
+  });
+
+  it("survives a logger that throws", async () => {
+    const ports = await setUp([emailNotification()]);
+    ports.mailer.failNext(1);
+    const logger = {
+      warn: () => {
+        throw new Error("log sink down");
+      },
+      error: () => {
+        throw new Error("log sink down");
+      },
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, logger });
+
+    expect(report.retrying.map((failed) => failed.id)).toEqual(["n-1"]);
+  });
+});
