@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
 import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
-import { renderNotification } from "../../src/notifications/render.js";
 import type { SmsMessage } from "../../src/ports/sms-sender.js";
 import type { OutboxNotification, Storage } from "../../src/ports/storage.js";
 import {
   emailNotification,
+  mailOf,
   manualClock,
   phoneNotification,
   recordingLogger,
@@ -14,12 +14,6 @@ import {
   writeOf,
   zeroRandom,
 } from "./helpers.js";
-
-function mailOf(notification: OutboxNotification) {
-  const rendered = renderNotification(notification)._unsafeUnwrap();
-  if (rendered.channel !== "mail") throw new Error("expected a mail");
-  return rendered.message;
-}
 
 async function setUp(notifications: readonly OutboxNotification[]) {
   const storage = memoryStore();

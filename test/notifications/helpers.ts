@@ -1,3 +1,6 @@
+import { renderNotification } from "../../src/notifications/render.js";
+import type { MessageTemplates } from "../../src/ports/config.js";
+import type { MailMessage } from "../../src/ports/mailer.js";
 import type { Clock } from "../../src/ports/clock.js";
 import type { Logger } from "../../src/ports/logger.js";
 import type { RandomSource } from "../../src/ports/random-source.js";
@@ -82,4 +85,11 @@ export function writeOf(notifications: readonly OutboxNotification[], userId = "
     claims: [{ kind: "user_id", scope: "", key: userId }],
     notifications,
   };
+}
+
+/** The mail a notification renders to (failing the test when it renders to anything else). */
+export function mailOf(notification: OutboxNotification, templates?: MessageTemplates): MailMessage {
+  const rendered = renderNotification(notification, templates)._unsafeUnwrap();
+  if (rendered.channel !== "mail") throw new Error(`expected a mail, got ${rendered.channel}`);
+  return rendered.message;
 }

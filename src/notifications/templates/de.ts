@@ -4,9 +4,9 @@ import { htmlMail, linkParagraph } from "./html-layout.js";
 export const germanMessages: LanguageMessages = {
   "email.verification": {
     subject: "Bestätigen Sie Ihre E-Mail-Adresse",
-    text: `Hallo {{displayName}}
+    text: `Hallo {{displayName}},
 
-Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:
+bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:
 {{link}}
 
 Oder geben Sie diesen Code ein: {{code}}
@@ -14,8 +14,8 @@ Oder geben Sie diesen Code ein: {{code}}
 Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, können Sie diese Nachricht ignorieren.
 `,
     html: htmlMail("de", [
-      "Hallo {{displayName}}",
-      "Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:",
+      "Hallo {{displayName}},",
+      "bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:",
       linkParagraph("E-Mail-Adresse bestätigen"),
       "Oder geben Sie diesen Code ein: <strong>{{code}}</strong>",
       "Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, können Sie diese Nachricht ignorieren.",
@@ -23,9 +23,9 @@ Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, könn
   },
   "email.initialization": {
     subject: "Richten Sie Ihr Konto ein",
-    text: `Hallo {{displayName}}
+    text: `Hallo {{displayName}},
 
-Für Sie wurde ein Konto mit dem Benutzernamen {{username}} erstellt. Über diesen Link richten Sie es ein:
+für Sie wurde ein Konto mit dem Benutzernamen {{username}} erstellt. Über diesen Link richten Sie es ein:
 {{link}}
 
 Oder geben Sie diesen Code ein: {{code}}
@@ -33,8 +33,8 @@ Oder geben Sie diesen Code ein: {{code}}
 Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.
 `,
     html: htmlMail("de", [
-      "Hallo {{displayName}}",
-      "Für Sie wurde ein Konto mit dem Benutzernamen <strong>{{username}}</strong> erstellt. Über diesen Link richten Sie es ein:",
+      "Hallo {{displayName}},",
+      "für Sie wurde ein Konto mit dem Benutzernamen <strong>{{username}}</strong> erstellt. Über diesen Link richten Sie es ein:",
       linkParagraph("Konto einrichten"),
       "Oder geben Sie diesen Code ein: <strong>{{code}}</strong>",
       "Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.",

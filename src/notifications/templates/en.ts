@@ -6,7 +6,7 @@ export const englishMessages: LanguageMessages = {
     subject: "Verify your email address",
     text: `Hello {{displayName}},
 
-please verify your email address by opening this link:
+Please verify your email address by opening this link:
 {{link}}
 
 Or enter this code: {{code}}
@@ -15,7 +15,7 @@ The code is valid for {{validity}}. If you did not ask for this, you can ignore 
 `,
     html: htmlMail("en", [
       "Hello {{displayName}},",
-      "please verify your email address by opening this link:",
+      "Please verify your email address by opening this link:",
       linkParagraph("Verify email address"),
       "Or enter this code: <strong>{{code}}</strong>",
       "The code is valid for {{validity}}. If you did not ask for this, you can ignore this message.",
@@ -25,7 +25,7 @@ The code is valid for {{validity}}. If you did not ask for this, you can ignore 
     subject: "Set up your account",
     text: `Hello {{displayName}},
 
-an account with the username {{username}} has been created for you. Open this link to set it up:
+An account with the username {{username}} has been created for you. Open this link to set it up:
 {{link}}
 
 Or enter this code: {{code}}
@@ -34,7 +34,7 @@ The code is valid for {{validity}}. If you did not expect this, you can ignore t
 `,
     html: htmlMail("en", [
       "Hello {{displayName}},",
-      "an account with the username <strong>{{username}}</strong> has been created for you. Open this link to set it up:",
+      "An account with the username <strong>{{username}}</strong> has been created for you. Open this link to set it up:",
       linkParagraph("Set up account"),
       "Or enter this code: <strong>{{code}}</strong>",
       "The code is valid for {{validity}}. If you did not expect this, you can ignore this message.",
