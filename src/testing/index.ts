@@ -1,0 +1,6 @@
+// Public surface of `human-users/testing`: checks for adapter authors. Needs vitest (an optional
+// peer dependency): import it only from test files.
+export { describeStorageContract } from "./storage-contract.js";
+export type { StorageContractOptions, StorageFactory, StorageSeed, StorageUnderTest } from "./storage-contract.js";
+export { contractIdentityProviders, contractOrganizations, userWrite } from "./storage-fixtures.js";
+export type { WriteOptions } from "./storage-fixtures.js";

@@ -1,0 +1,316 @@
+import { describe, expect, it } from "vitest";
+import type {
+  IdentityProvider,
+  Organization,
+  PendingNotification,
+  Storage,
+  StorageSnapshot,
+  UniqueClaim,
+} from "../ports/storage.js";
+import {
+  T0,
+  at,
+  contractIdentityProviders,
+  contractOrganizations,
+  eventOf,
+  notificationOf,
+  pendingRecord,
+  userIdClaim,
+  usernameClaim,
+  userWrite,
+} from "./storage-fixtures.js";
+
+export interface StorageSeed {
+  readonly organizations: readonly Organization[];
+  readonly identityProviders: readonly IdentityProvider[];
+}
+
+/** A store built for one test, with a way to see everything it holds and to release it. */
+export interface StorageUnderTest {
+  readonly storage: Storage;
+  /** Every event, claim and notification the store holds, each list in writing order. */
+  snapshot(): StorageSnapshot | Promise<StorageSnapshot>;
+  /** Called after the test, also when it failed. */
+  close?(): void | Promise<void>;
+}
+
+/** Builds a fresh, empty store holding exactly `seed`'s organizations and identity providers. */
+export type StorageFactory = (seed: StorageSeed) => StorageUnderTest | Promise<StorageUnderTest>;
+
+export interface StorageContractOptions {
+  /** Parallel writers in the claim race; default 25. */
+  readonly racers?: number;
+}
+
+const LEASE_MS = 60_000;
+
+function byId(notifications: readonly PendingNotification[]): PendingNotification[] {
+  return [...notifications].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function pending(id: string, userId: string, index: number, attempts = 0): PendingNotification {
+  const notification = notificationOf(userId, "org-a", index);
+  expect(notification.id).toBe(id);
+  return { ...notification, attempts };
+}
+
+function lease(storage: Storage, nowMs: number, limit = 100, ids?: readonly string[]): Promise<readonly PendingNotification[]> {
+  const base = { now: at(nowMs), limit, leaseUntil: at(nowMs + LEASE_MS) };
+  return storage.leaseNotifications(ids === undefined ? base : { ...base, ids });
+}
+
+/**
+ * Runs every rule of the `Storage` port against stores made by `factory`, one fresh store per
+ * test. Call it at the top level of a vitest test file:
+ *
+ * ```ts
+ * describeStorageContract("my store", async (seed) => ({ storage: await myStore(seed), snapshot: ... }));
+ * ```
+ */
+export function describeStorageContract(name: string, factory: StorageFactory, options: StorageContractOptions = {}): void {
+  const racers = options.racers ?? 25;
+  const seed: StorageSeed = { organizations: contractOrganizations, identityProviders: contractIdentityProviders };
+
+  function withStore(body: (subject: StorageUnderTest) => Promise<void>): () => Promise<void> {
+    return async () => {
+      const subject = await factory(seed);
+      try {
+        await body(subject);
+      } finally {
+        await subject.close?.();
+      }
+    };
+  }
+
+  describe(`storage contract: ${name}`, () => {
+    describe("lookups", () => {
+      it("finds an organization by id with its domains and policy", withStore(async ({ storage }) => {
+        expect(await storage.findOrganization("org-a")).toEqual(contractOrganizations[0]);
+        expect(await storage.findOrganization("org-b")).toEqual(contractOrganizations[1]);
+        expect(await storage.findOrganization("org-missing")).toBeUndefined();
+      }));
+
+      it("finds an organization by a verified domain, ignoring case", withStore(async ({ storage }) => {
+        expect(await storage.findOrganizationByDomain("acme.example")).toEqual(contractOrganizations[0]);
+        expect(await storage.findOrganizationByDomain("ACME.EXAMPLE")).toEqual(contractOrganizations[0]);
+        expect(await storage.findOrganizationByDomain("Beta.Example")).toEqual(contractOrganizations[1]);
+      }));
+
+      it("does not find an organization by an unverified or unknown domain", withStore(async ({ storage }) => {
+        expect(await storage.findOrganizationByDomain("pending.example")).toBeUndefined();
+        expect(await storage.findOrganizationByDomain("unknown.example")).toBeUndefined();
+        expect(await storage.findOrganizationByDomain("acme")).toBeUndefined();
+      }));
+
+      it("finds identity providers by id, instance-wide and owned by an organization", withStore(async ({ storage }) => {
+        expect(await storage.findIdentityProvider("idp-instance")).toStrictEqual({ id: "idp-instance" });
+        expect(await storage.findIdentityProvider("idp-org-a")).toStrictEqual({ id: "idp-org-a", orgId: "org-a" });
+        expect(await storage.findIdentityProvider("idp-missing")).toBeUndefined();
+      }));
+    });
+
+    describe("appendUser and claims", () => {
+      it("writes every event, claim and notification of one user", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1", { events: 3, notifications: 2 });
+        expect(await storage.appendUser(write)).toEqual({ ok: true });
+        expect(await snapshot()).toEqual({
+          events: write.events,
+          claims: write.claims,
+          notifications: write.notifications.map(pendingRecord),
+        });
+      }));
+
+      it("refuses a write holding a taken claim, names that claim, and writes nothing of it", withStore(async ({ storage, snapshot }) => {
+        await storage.appendUser(userWrite("u1"));
+        const before = await snapshot();
+        const loser = userWrite("u2", { claims: [usernameClaim("fresh-name"), usernameClaim("u1-name")], events: 3, notifications: 2 });
+        expect(await storage.appendUser(loser)).toEqual({ ok: false, conflict: usernameClaim("u1-name") });
+        expect(await snapshot()).toEqual(before);
+        expect(await storage.loadEvents("u2")).toEqual([]);
+        expect(await storage.findHeldClaims([usernameClaim("fresh-name"), userIdClaim("u2")])).toEqual([]);
+        expect(await lease(storage, 0, 100, ["u2-n0", "u2-n1"])).toEqual([]);
+      }));
+
+      it("refuses a write that holds one claim twice, writing nothing", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1", { claims: [usernameClaim("twice"), usernameClaim("twice")] });
+        expect(await storage.appendUser(write)).toEqual({ ok: false, conflict: usernameClaim("twice") });
+        expect(await snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+      }));
+
+      it("keeps claims apart by kind and by scope", withStore(async ({ storage, snapshot }) => {
+        const first = userWrite("u1", { claims: [usernameClaim("same"), { kind: "idp_link", scope: "idp-instance", key: "same" }] });
+        const otherScope = userWrite("u2", { claims: [usernameClaim("same", "org-a"), { kind: "idp_link", scope: "idp-org-a", key: "same" }] });
+        const otherKind = userWrite("u3", { claims: [{ kind: "user_id", scope: "", key: "same" }] });
+        const sameAll = userWrite("u4", { claims: [usernameClaim("same", "org-a")] });
+        expect(await storage.appendUser(first)).toEqual({ ok: true });
+        expect(await storage.appendUser(otherScope)).toEqual({ ok: true });
+        expect(await storage.appendUser(otherKind)).toEqual({ ok: true });
+        expect(await storage.appendUser(sameAll)).toEqual({ ok: false, conflict: usernameClaim("same", "org-a") });
+        expect((await snapshot()).claims).toEqual([...first.claims, ...otherScope.claims, ...otherKind.claims]);
+      }));
+
+      it("compares claim keys exactly: case, accents and Unicode forms are the core's business", withStore(async ({ storage }) => {
+        // The core normalizes usernames before claiming; user ids and external ids are case-sensitive.
+        const keys = ["alice", "Alice", "ALICE", "caf\u00e9", "cafe\u0301", "stra\u00dfe", "strasse", "alice "];
+        for (const [index, key] of keys.entries()) {
+          expect(await storage.appendUser(userWrite(`u${index}`, { claims: [usernameClaim(key)] }))).toEqual({ ok: true });
+        }
+        expect(await storage.appendUser(userWrite("again", { claims: [usernameClaim("caf\u00e9")] }))).toEqual({
+          ok: false,
+          conflict: usernameClaim("caf\u00e9"),
+        });
+      }));
+
+      it("reports which of the asked claims are held", withStore(async ({ storage }) => {
+        await storage.appendUser(userWrite("u1", { claims: [usernameClaim("taken"), usernameClaim("scoped", "org-b")] }));
+        const asked: UniqueClaim[] = [usernameClaim("free"), usernameClaim("scoped", "org-b"), usernameClaim("scoped"), userIdClaim("u1"), usernameClaim("taken")];
+        expect(await storage.findHeldClaims(asked)).toEqual([usernameClaim("scoped", "org-b"), userIdClaim("u1"), usernameClaim("taken")]);
+        expect(await storage.findHeldClaims([])).toEqual([]);
+      }));
+
+      it(`lets exactly one of ${racers} parallel writers win one claim`, withStore(async ({ storage, snapshot }) => {
+        const writes = Array.from({ length: racers }, (_, index) => userWrite(`racer${index}`, { claims: [usernameClaim("contested")] }));
+        const outcomes = await Promise.all(writes.map((write) => storage.appendUser(write)));
+        const winners = outcomes.flatMap((outcome, index) => (outcome.ok ? [index] : []));
+        expect(winners).toHaveLength(1);
+        const losers = outcomes.filter((outcome) => !outcome.ok);
+        expect(losers).toEqual(Array.from({ length: racers - 1 }, () => ({ ok: false, conflict: usernameClaim("contested") })));
+        const winner = writes[winners[0] ?? -1];
+        expect(await snapshot()).toEqual({
+          events: winner?.events,
+          claims: winner?.claims,
+          notifications: winner?.notifications.map(pendingRecord),
+        });
+      }));
+    });
+
+    describe("events", () => {
+      it("keeps each user's sequences and payloads, and loads one user's events in sequence order", withStore(async ({ storage }) => {
+        const first = userWrite("u1", { events: 4 });
+        const second = userWrite("u2", { events: 2 });
+        // Written out of order: loadEvents orders by sequence, not by position in the write.
+        const shuffled = { ...first, events: [first.events[2], first.events[0], first.events[3], first.events[1]].flatMap((event) => (event ? [event] : [])) };
+        await storage.appendUser(shuffled);
+        await storage.appendUser(second);
+        expect(await storage.loadEvents("u1")).toEqual(first.events);
+        expect(await storage.loadEvents("u2")).toEqual(second.events);
+        expect(await storage.loadEvents("nobody")).toEqual([]);
+      }));
+
+      it("keeps the events of many users apart", withStore(async ({ storage }) => {
+        const users = ["a", "b", "c", "d"];
+        await Promise.all(users.map((userId) => storage.appendUser(userWrite(userId, { events: 3 }))));
+        for (const userId of users) {
+          expect(await storage.loadEvents(userId)).toEqual([1, 2, 3].map((sequence) => eventOf(userId, "org-a", sequence)));
+        }
+      }));
+    });
+
+    describe("outbox", () => {
+      it("hands out due notifications whole, with no attempts yet, and records the lease", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1", { notifications: 2 });
+        await storage.appendUser(write);
+        expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
+        expect((await snapshot()).notifications).toEqual(
+          write.notifications.map((notification) => ({ ...pendingRecord(notification), leasedUntil: at(LEASE_MS).toISOString() })),
+        );
+      }));
+
+      it("hands out at most `limit` notifications per call, and each only once", withStore(async ({ storage }) => {
+        await storage.appendUser(userWrite("u1", { notifications: 5 }));
+        const batches = [await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2)];
+        expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1, 0]);
+        expect(byId(batches.flat()).map((notification) => notification.id)).toEqual(["u1-n0", "u1-n1", "u1-n2", "u1-n3", "u1-n4"]);
+        expect(await lease(storage, 0, 0)).toEqual([]);
+      }));
+
+      it("hands out only the asked ids when `ids` is given", withStore(async ({ storage }) => {
+        await storage.appendUser(userWrite("u1", { notifications: 3 }));
+        await storage.appendUser(userWrite("u2", { notifications: 1 }));
+        expect(await lease(storage, 0, 100, [])).toEqual([]);
+        expect(byId(await lease(storage, 0, 100, ["u1-n2", "u2-n0", "missing"]))).toEqual([pending("u1-n2", "u1", 2), pending("u2-n0", "u2", 0)]);
+        expect(byId(await lease(storage, 0, 100))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
+      }));
+
+      it("hides leased notifications until the lease ends, then hands them out again", withStore(async ({ storage }) => {
+        await storage.appendUser(userWrite("u1"));
+        expect(await lease(storage, 0)).toEqual([pending("u1-n0", "u1", 0)]);
+        expect(await lease(storage, LEASE_MS - 1)).toEqual([]);
+        expect(await lease(storage, LEASE_MS)).toEqual([pending("u1-n0", "u1", 0)]);
+      }));
+
+      it("never hands one notification to two parallel callers", withStore(async ({ storage }) => {
+        await Promise.all(["u1", "u2", "u3", "u4"].map((userId) => storage.appendUser(userWrite(userId, { notifications: 5 }))));
+        const batches = await Promise.all(Array.from({ length: 8 }, () => lease(storage, 0, 3)));
+        const ids = batches.flat().map((notification) => notification.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids.sort()).toEqual(["u1", "u2", "u3", "u4"].flatMap((userId) => [0, 1, 2, 3, 4].map((index) => `${userId}-n${index}`)).sort());
+      }));
+
+      it("erases code and link on delivery and never hands a delivered notification out again", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1");
+        await storage.appendUser(write);
+        await lease(storage, 0);
+        await storage.markNotificationDelivered("u1-n0", at(1_000));
+        expect((await snapshot()).notifications).toEqual([
+          { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "delivered", deliveredAt: at(1_000).toISOString() },
+        ]);
+        expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
+        expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
+      }));
+
+      it("ignores a failure reported after delivery", withStore(async ({ storage, snapshot }) => {
+        await storage.appendUser(userWrite("u1"));
+        await lease(storage, 0);
+        await storage.markNotificationDelivered("u1-n0", at(1_000));
+        const delivered = await snapshot();
+        await storage.markNotificationFailed("u1-n0", { at: at(2_000), error: "late", retryAt: at(3_000) });
+        expect(await snapshot()).toEqual(delivered);
+        expect(await lease(storage, 10_000)).toEqual([]);
+      }));
+
+      it("schedules a failed notification again only from its retry time, counting the attempt", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1");
+        await storage.appendUser(write);
+        await lease(storage, 0);
+        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "smtp 451", retryAt: at(30_000) });
+        expect((await snapshot()).notifications).toEqual([
+          { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(1_000).toISOString(), lastError: "smtp 451", retryAt: at(30_000).toISOString() },
+        ]);
+        expect(await lease(storage, 29_999)).toEqual([]);
+        expect(await lease(storage, 29_999, 100, ["u1-n0"])).toEqual([]);
+        expect(await lease(storage, 30_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
+        await storage.markNotificationFailed("u1-n0", { at: at(31_000), error: "smtp 451 again", retryAt: at(90_000) });
+        expect(await lease(storage, 90_000)).toEqual([pending("u1-n0", "u1", 0, 2)]);
+      }));
+
+      it("a retry before the lease would end makes the notification due at its retry time", withStore(async ({ storage }) => {
+        await storage.appendUser(userWrite("u1"));
+        await lease(storage, 0);
+        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "refused", retryAt: at(2_000) });
+        expect(await lease(storage, 2_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
+      }));
+
+      it("never hands out a dead notification again, but still shows it as dead", withStore(async ({ storage, snapshot }) => {
+        const write = userWrite("u1");
+        await storage.appendUser(write);
+        await lease(storage, 0);
+        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "mailbox unknown" });
+        const dead = { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "dead", attempts: 1, failedAt: at(1_000).toISOString(), lastError: "mailbox unknown" };
+        expect((await snapshot()).notifications).toEqual([dead]);
+        expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
+        expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
+        await storage.markNotificationDelivered("u1-n0", at(2_000));
+        expect((await snapshot()).notifications).toEqual([dead]);
+      }));
+
+      it("ignores reports about unknown notifications", withStore(async ({ storage, snapshot }) => {
+        await storage.appendUser(userWrite("u1"));
+        const before = await snapshot();
+        await storage.markNotificationDelivered("missing", T0);
+        await storage.markNotificationFailed("missing", { at: T0, error: "x", retryAt: T0 });
+        expect(await snapshot()).toEqual(before);
+      }));
+    });
+  });
+}
