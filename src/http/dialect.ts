@@ -1,0 +1,30 @@
+import { httpStatus } from "../core/errors/index.js";
+import { connectErrorBody, connectStatus } from "./connect-error.js";
+import { problems, type HttpProblem, type WireCode, type WireError } from "./wire-error.js";
+
+/**
+ * How one of the two wire styles frames errors: REST (the reference server's gateway JSON) or the
+ * Connect protocol's unary JSON form. Success bodies are the same JSON in both.
+ */
+export interface Dialect {
+  errorStatus(code: WireCode): number;
+  errorJson(error: WireError): unknown;
+  /** A refusal this style makes from its own headers before the body is read. */
+  checkHeaders(headers: Headers): HttpProblem | undefined;
+}
+
+export const restDialect: Dialect = {
+  errorStatus: httpStatus,
+  errorJson: (error) => error,
+  checkHeaders: () => undefined,
+};
+
+/** Connect clients send `Connect-Protocol-Version: 1`; it is optional so that curl works too. */
+export const connectDialect: Dialect = {
+  errorStatus: connectStatus,
+  errorJson: connectErrorBody,
+  checkHeaders(headers) {
+    const version = headers.get("connect-protocol-version");
+    return version === null || version === "1" ? undefined : problems.protocolVersion(version);
+  },
+};
