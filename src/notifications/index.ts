@@ -4,3 +4,9 @@ export { defaultDeliverySettings, type ResolvedDeliverySettings } from "./settin
 export { renderNotification, type RenderedNotification } from "./render.js";
 export type { MessageValues } from "./placeholders.js";
 export { builtInMessages } from "./templates/index.js";
+export {
+  defaultWorkerIntervalMs,
+  startNotificationWorker,
+  type NotificationWorker,
+  type NotificationWorkerOptions,
+} from "./worker.js";

@@ -55,3 +55,13 @@ export function describeError(cause: unknown): string {
   const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return text.length > maxErrorLength ? `${text.slice(0, maxErrorLength)}...` : text;
 }
+
+/** One report for several rounds, in the order they ran. */
+export function mergeReports(reports: readonly DeliveryReport[]): DeliveryReport {
+  return {
+    delivered: reports.flatMap((report) => report.delivered),
+    retrying: reports.flatMap((report) => report.retrying),
+    dead: reports.flatMap((report) => report.dead),
+    errors: reports.flatMap((report) => report.errors),
+  };
+}

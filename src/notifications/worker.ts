@@ -1,0 +1,88 @@
+import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
+import { leasedCount, mergeReports, type DeliveryReport } from "./report.js";
+import { resolveDeliverySettings } from "./settings.js";
+
+export interface NotificationWorkerOptions {
+  /** Pause between rounds, in milliseconds. Default 5000. */
+  readonly intervalMs?: number;
+  /** Receives each round's report (metrics, alerts on dead notifications); what it throws is ignored. */
+  readonly onReport?: (report: DeliveryReport) => void;
+}
+
+export interface NotificationWorker {
+  /**
+   * Stops polling, waits for the round in progress, then delivers whatever is due one last time.
+   * Resolves with that final round's report; calling it again returns the same promise.
+   */
+  stop(): Promise<DeliveryReport>;
+}
+
+export const defaultWorkerIntervalMs = 5000;
+
+/** A store handing out the same notifications forever must not trap a round: it ends after this many batches. */
+const maxBatchesPerRound = 1000;
+
+/**
+ * One round: batch after batch while batches come back full (more may be due), so a backlog
+ * drains at once instead of one batch per interval.
+ */
+async function deliverRound(ports: DeliveryPorts, batchSize: number): Promise<DeliveryReport> {
+  const reports: DeliveryReport[] = [];
+  for (let batch = 0; batch < maxBatchesPerRound; batch += 1) {
+    const report = await deliverPendingNotifications(ports, { limit: batchSize });
+    reports.push(report);
+    if (leasedCount(report) < batchSize || report.errors.some((error) => error.stage === "lease")) break;
+  }
+  return mergeReports(reports);
+}
+
+/**
+ * Delivers due notifications now and then every `intervalMs` until stopped: for hosts that want
+ * retries (and notifications left by a process that stopped after its write) sent without driving
+ * `deliverPendingNotifications` themselves. Rounds never overlap; no timer outlives `stop()`.
+ */
+export function startNotificationWorker(ports: DeliveryPorts, options: NotificationWorkerOptions = {}): NotificationWorker {
+  const intervalMs = options.intervalMs ?? defaultWorkerIntervalMs;
+  const batchSize = resolveDeliverySettings(ports.config).batchSize;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight: Promise<DeliveryReport> | undefined;
+  let stopping: Promise<DeliveryReport> | undefined;
+
+  function publish(report: DeliveryReport): void {
+    try {
+      options.onReport?.(report);
+    } catch {
+      // The host's callback must not stop delivery.
+    }
+  }
+
+  async function round(): Promise<DeliveryReport> {
+    const report = await deliverRound(ports, batchSize);
+    publish(report);
+    return report;
+  }
+
+  function tick(): void {
+    timer = undefined;
+    inFlight = round();
+    void inFlight.then(() => {
+      inFlight = undefined;
+      if (stopping === undefined) timer = setTimeout(tick, intervalMs);
+    });
+  }
+
+  async function drain(): Promise<DeliveryReport> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    await inFlight;
+    return round();
+  }
+
+  tick();
+  return {
+    stop: () => {
+      stopping ??= drain();
+      return stopping;
+    },
+  };
+}

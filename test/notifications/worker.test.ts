@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { memoryMailer } from "../../src/adapters/memory/mailer.js";
+import { memoryStore } from "../../src/adapters/memory/store.js";
+import type { DeliveryReport } from "../../src/notifications/report.js";
+import { startNotificationWorker } from "../../src/notifications/worker.js";
+import type { MailMessage } from "../../src/ports/mailer.js";
+import { emailNotification, manualClock, writeOf } from "./helpers.js";
+
+const nothing: DeliveryReport = { delivered: [], retrying: [], dead: [], errors: [] };
+
+function setUp() {
+  return { storage: memoryStore(), mailer: memoryMailer(), clock: manualClock() };
+}
+
+const sentIds = (sent: readonly MailMessage[]) => sent.map((message) => message.id);
+
+describe("startNotificationWorker", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("delivers at once, then every interval, and leaves no timer behind when stopped", async () => {
+    const ports = setUp();
+    await ports.storage.appendUser(writeOf([emailNotification({ id: "left-over" })]));
+    const reports: DeliveryReport[] = [];
+
+    const worker = startNotificationWorker(ports, { intervalMs: 1000, onReport: (report) => reports.push(report) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sentIds(ports.mailer.sent)).toEqual(["left-over"]);
+
+    await ports.storage.appendUser(writeOf([emailNotification({ id: "later" })], "u-2"));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sentIds(ports.mailer.sent)).toEqual(["left-over"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentIds(ports.mailer.sent)).toEqual(["left-over", "later"]);
+
+    expect(await worker.stop()).toEqual(nothing);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(reports).toEqual([{ ...nothing, delivered: ["left-over"] }, { ...nothing, delivered: ["later"] }, nothing]);
+  });
+
+  it("drains on stop: what was written after the last round goes out before stop resolves", async () => {
+    const ports = setUp();
+    const worker = startNotificationWorker(ports, { intervalMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(0);
+
+    await ports.storage.appendUser(writeOf([emailNotification({ id: "just-written" })]));
+    const final = await worker.stop();
+
+    expect(final).toEqual({ ...nothing, delivered: ["just-written"] });
+    expect(sentIds(ports.mailer.sent)).toEqual(["just-written"]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("waits for the round in flight before its final drain, and stop is idempotent", async () => {
+    const ports = setUp();
+    await ports.storage.appendUser(writeOf([emailNotification({ id: "slow" })]));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const mailer = {
+      send: async (message: MailMessage) => {
+        order.push(`start ${message.id}`);
+        await gate;
+        order.push(`end ${message.id}`);
+      },
+    };
+
+    const worker = startNotificationWorker({ ...ports, mailer }, { intervalMs: 1000 });
+    await vi.advanceTimersByTimeAsync(0);
+    const stopped = worker.stop();
+    expect(worker.stop()).toBe(stopped);
+    void stopped.then(() => order.push("stopped"));
+    await ports.storage.appendUser(writeOf([emailNotification({ id: "queued" })], "u-2"));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(order).toEqual(["start slow"]);
+
+    release();
+    expect(await stopped).toEqual({ ...nothing, delivered: ["queued"] });
+    expect(order).toEqual(["start slow", "end slow", "start queued", "end queued", "stopped"]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("empties a backlog larger than one batch in a single round", async () => {
+    const ports = { ...setUp(), config: { delivery: { batchSize: 2 } } };
+    const ids = ["a", "b", "c", "d", "e"];
+    await ports.storage.appendUser(writeOf(ids.map((id) => emailNotification({ id }))));
+
+    const worker = startNotificationWorker(ports, { intervalMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(sentIds(ports.mailer.sent)).toEqual(ids);
+    await worker.stop();
+  });
+
+  it("keeps polling when the host's report callback throws", async () => {
+    const ports = setUp();
+    const worker = startNotificationWorker(ports, {
+      intervalMs: 1000,
+      onReport: () => {
+        throw new Error("metrics down");
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    await ports.storage.appendUser(writeOf([emailNotification()]));
+    await vi.advanceTimersByTimeAsync(1000);
+
+    expect(sentIds(ports.mailer.sent)).toEqual(["n-1"]);
+    await worker.stop();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
