@@ -1,0 +1,34 @@
+import { err, ok, type Result } from "neverthrow";
+import type { Requester } from "../../ports/authorizer.js";
+import type { Organization } from "../../ports/storage.js";
+import type { ErrorBody } from "../errors/error-body.js";
+import { organizationNotFound, permissionDenied } from "../errors/user-errors.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import { callPort } from "./port-call.js";
+
+/** Where the user is to be created, as the request and context name it. */
+export type OrganizationRef = { readonly orgId: string } | { readonly orgDomain: string };
+
+/**
+ * Finds the organization and checks `user.write` there. A missing organization answers 5 only to
+ * a requester allowed to write users instance-wide, and 7 to everyone else, so that nobody learns
+ * which organizations exist.
+ */
+export async function authorizeTarget(
+  ports: ResolvedPorts,
+  requester: Requester,
+  target: OrganizationRef,
+): Promise<Result<Organization, ErrorBody>> {
+  const { storage, authorizer, logger } = ports;
+  const found = await callPort("storage lookup of the organization", logger, () =>
+    "orgId" in target ? storage.findOrganization(target.orgId) : storage.findOrganizationByDomain(target.orgDomain),
+  );
+  if (found.isErr()) return err(found.error);
+  const organization = found.value;
+  const allowed = await callPort("authorizer", logger, () =>
+    authorizer.hasPermission(requester, "user.write", organization?.id),
+  );
+  if (allowed.isErr()) return err(allowed.error);
+  if (organization === undefined) return err(allowed.value ? organizationNotFound() : permissionDenied());
+  return allowed.value ? ok(organization) : err(permissionDenied());
+}

@@ -1,0 +1,11 @@
+import type { Requester } from "../ports/authorizer.js";
+
+/** Who is asking, and where: the parts of a call that are not its body. */
+export interface OperationContext {
+  /** The authenticated caller; without one every operation answers code 16. */
+  readonly requester?: Requester;
+  /** The organization header (operation B), and the fallback for operation A. */
+  readonly orgId?: string;
+  /** Public base URL for links, e.g. `https://id.example.com`. */
+  readonly origin?: string;
+}

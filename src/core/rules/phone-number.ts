@@ -1,0 +1,26 @@
+import { parsePhoneNumberWithError, type CountryCode } from "libphonenumber-js/min";
+import { err, ok, type Result } from "neverthrow";
+
+// RFC 3966 global-number: "+" then digits and the visual separators - . ( ); spaces are also
+// taken, as people paste them.
+const GLOBAL_NUMBER = /^\+[\d\-.() ]*\d[\d\-.() ]*$/;
+
+/** True when `text` is written as a global number (`+41 79 123 45 67`). */
+export function isGlobalNumber(text: string): boolean {
+  return GLOBAL_NUMBER.test(text);
+}
+
+/**
+ * The number in E.164 (`+41791234567`). A number without `+` is read in `defaultRegion`; with no
+ * default region it is refused.
+ */
+export function normalizePhoneNumber(text: string, defaultRegion: string | undefined): Result<string, string> {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("+") && defaultRegion === undefined) return err("must start with + and the country code (no default region is configured)");
+  try {
+    const parsed = parsePhoneNumberWithError(trimmed, defaultRegion as CountryCode | undefined);
+    return ok(parsed.number);
+  } catch {
+    return err("is not a phone number that can be parsed");
+  }
+}

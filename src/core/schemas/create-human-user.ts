@@ -1,0 +1,167 @@
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import type { FieldViolation } from "../errors/index.js";
+import { normalizePhoneNumber } from "../rules/phone-number.js";
+import { parseTotpSecret } from "../rules/totp-secret.js";
+import { parseUrlTemplate } from "../rules/url-template.js";
+import type { CodeDelivery, UserDraft } from "../user-draft.js";
+import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
+import { inFieldOrder, violation, violationsFromIssues } from "../validation/violations.js";
+import { atMostOneOf, member } from "./exclusive.js";
+import { defaultDisplayName, lastValuePerKey } from "./draft-helpers.js";
+import {
+  emailAddress,
+  encodedHash,
+  gender,
+  identifier,
+  languageTag,
+  MAX_TEXT,
+  metadataValue,
+  optionalName,
+  personName,
+  plainPassword,
+  username,
+} from "./fields.js";
+import type { RulesContext } from "./rules-context.js";
+
+const FIELD_ORDER = ["userId", "username", "organization", "profile", "email", "phone", "metadata", "password", "hashedPassword", "idpLinks", "totpSecret"];
+
+const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlTemplate));
+
+function phoneNumber(context: RulesContext) {
+  return v.pipe(
+    text({ min: 0, max: MAX_TEXT }),
+    parsedWith((phone: string): Result<string | undefined, string> =>
+      phone.trim() === "" ? ok(undefined) : normalizePhoneNumber(phone, context.defaultPhoneRegion),
+    ),
+  );
+}
+
+function requestSchema(context: RulesContext) {
+  return v.object({
+    userId: optional(identifier),
+    username: optional(username),
+    profile: record({
+      givenName: personName,
+      familyName: personName,
+      nickName: optional(optionalName),
+      displayName: optional(optionalName),
+      preferredLanguage: optional(languageTag),
+      gender: optional(gender),
+    }),
+    email: record({
+      email: emailAddress,
+      sendCode: optional(record({ urlTemplate: optional(urlTemplate) })),
+      returnCode: optional(emptyMessage),
+      isVerified: optional(flag),
+    }),
+    phone: optional(
+      record({
+        phone: optional(phoneNumber(context)),
+        sendCode: optional(emptyMessage),
+        returnCode: optional(emptyMessage),
+        isVerified: optional(flag),
+      }),
+    ),
+    metadata: optional(list(record({ key: text({ min: 1, max: MAX_TEXT, nonBlank: true }), value: metadataValue }))),
+    password: optional(record({ password: plainPassword(context), changeRequired: optional(flag) })),
+    hashedPassword: optional(record({ hash: encodedHash(context), changeRequired: optional(flag) })),
+    idpLinks: optional(list(record({ idpId: identifier, userId: identifier, userName: identifier }))),
+    totpSecret: optional(v.pipe(v.string("must be a string"), parsedWith(parseTotpSecret))),
+  });
+}
+
+type CreateRequestSchema = ReturnType<typeof requestSchema>;
+type ParsedCreateRequest = v.InferOutput<CreateRequestSchema>;
+
+/** Violations no single field shows: members that exclude each other. */
+function crossFieldViolations(request: unknown): FieldViolation[] {
+  const email = member(request, "email");
+  const phone = member(request, "phone");
+  const both = member(request, "password") != null && member(request, "hashedPassword") != null;
+  return [
+    ...atMostOneOf(email, ["email"], ["sendCode", "returnCode", "isVerified"]),
+    ...atMostOneOf(phone, ["phone"], ["sendCode", "returnCode", "isVerified"]),
+    ...(both ? [violation(["password"], "password and hashedPassword cannot both be set")] : []),
+  ];
+}
+
+function codeDelivery(channel: { readonly returnCode?: unknown; readonly isVerified?: boolean | null | undefined }): CodeDelivery {
+  if (channel.isVerified === true) return "none";
+  return channel.returnCode != null ? "return" : "send";
+}
+
+function toDraft(parsed: ParsedCreateRequest): UserDraft {
+  const { profile, email, phone } = parsed;
+  const phoneNumber = phone?.phone ?? undefined;
+  const password = parsed.password ?? undefined;
+  const hashed = parsed.hashedPassword ?? undefined;
+  const urlTemplate = email.sendCode?.urlTemplate ?? undefined;
+  return {
+    ...(parsed.userId != null ? { userId: parsed.userId } : {}),
+    username: parsed.username ?? email.email,
+    profile: {
+      givenName: profile.givenName,
+      familyName: profile.familyName,
+      nickName: profile.nickName ?? "",
+      displayName: defaultDisplayName(profile.displayName, profile.givenName, profile.familyName),
+      preferredLanguage: profile.preferredLanguage ?? "und",
+      gender: profile.gender ?? "GENDER_UNSPECIFIED",
+    },
+    email: {
+      address: email.email,
+      verified: email.isVerified === true,
+      codeDelivery: codeDelivery(email),
+      ...(urlTemplate !== undefined ? { urlTemplate } : {}),
+    },
+    ...(phone != null && phoneNumber !== undefined
+      ? { phone: { number: phoneNumber, verified: phone.isVerified === true, codeDelivery: codeDelivery(phone) } }
+      : {}),
+    metadata: lastValuePerKey(parsed.metadata ?? []),
+    ...(password !== undefined ? { password: { kind: "plain", plain: password.password, changeRequired: password.changeRequired === true } } : {}),
+    ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed.hash, changeRequired: hashed.changeRequired === true } } : {}),
+    idpLinks: (parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName })),
+    ...(parsed.totpSecret != null ? { totpSecret: parsed.totpSecret } : {}),
+    passwordlessRegistration: false,
+  };
+}
+
+const schemas = new WeakMap<RulesContext, CreateRequestSchema>();
+
+/** Every rule of the operation A request, all violations at once, or the normalized draft. */
+export function parseCreateRequest(request: unknown, context: RulesContext): Result<UserDraft, FieldViolation[]> {
+  let schema = schemas.get(context);
+  if (schema === undefined) {
+    schema = requestSchema(context);
+    schemas.set(context, schema);
+  }
+  const parsed = v.safeParse(schema, request, { abortEarly: false });
+  const violations = [...(parsed.success ? [] : violationsFromIssues(parsed.issues)), ...crossFieldViolations(request)];
+  if (violations.length > 0 || !parsed.success) return err(inFieldOrder(violations, FIELD_ORDER));
+  return ok(toDraft(parsed.output));
+}
+
+/**
+ * The first check: a JSON object with `profile` and `email` objects, and an `organization` that
+ * names exactly one of `orgId` and `orgDomain`.
+ */
+export function createRequestShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  for (const name of ["profile", "email"]) {
+    const value = request[name];
+    if (value === undefined || value === null) violations.push(violation([name], "is required"));
+    else if (typeof value !== "object" || Array.isArray(value)) violations.push(violation([name], "must be an object"));
+  }
+  const organization = request["organization"];
+  if (organization !== undefined && organization !== null) {
+    const orgId = member(organization, "orgId");
+    const orgDomain = member(organization, "orgDomain");
+    const named = [orgId, orgDomain].filter((value) => value !== undefined && value !== null);
+    if (typeof organization !== "object" || Array.isArray(organization)) violations.push(violation(["organization"], "must be an object"));
+    else if (named.length !== 1) violations.push(violation(["organization"], "must name exactly one of orgId and orgDomain"));
+    else if (typeof named[0] !== "string" || named[0].length === 0 || named[0].length > MAX_TEXT) {
+      violations.push(violation(["organization", orgId != null ? "orgId" : "orgDomain"], `must be a string of 1 to ${MAX_TEXT} characters`));
+    }
+  }
+  return violations;
+}

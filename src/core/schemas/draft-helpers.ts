@@ -1,0 +1,13 @@
+import type { MetadataDraft } from "../user-draft.js";
+
+/** A blank display name becomes `givenName familyName`. */
+export function defaultDisplayName(displayName: string | null | undefined, givenName: string, familyName: string): string {
+  return displayName != null && displayName !== "" ? displayName : `${givenName} ${familyName}`;
+}
+
+/** A repeated key: the last value wins, at the key's first position. */
+export function lastValuePerKey(entries: readonly MetadataDraft[]): MetadataDraft[] {
+  const byKey = new Map<string, Uint8Array>();
+  for (const entry of entries) byKey.set(entry.key, entry.value);
+  return [...byKey].map(([key, value]) => ({ key, value }));
+}

@@ -1,0 +1,70 @@
+// Field schemas both operations share: one rule, one place.
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { parsePasswordHash } from "../../passwords/verify.js";
+import { decodeLenientBase64 } from "../rules/base64.js";
+import { isEmailAddress } from "../rules/email-address.js";
+import { parseGender, type Gender } from "../rules/gender.js";
+import { canonicalLanguageTag } from "../rules/language-tag.js";
+import { passwordPolicyProblems } from "../rules/password-policy.js";
+import { normalizeUsername } from "../rules/username.js";
+import { parsedWith, text } from "../validation/fields.js";
+import type { RulesContext } from "./rules-context.js";
+
+export const MAX_TEXT = 200;
+
+export const identifier = text({ min: 1, max: MAX_TEXT });
+
+export const username = v.pipe(
+  text({ min: 1, max: MAX_TEXT, nonBlank: true }),
+  v.transform(normalizeUsername),
+);
+
+export const personName = v.pipe(text({ min: 1, max: MAX_TEXT, nonBlank: true }), v.transform((name) => name.trim()));
+export const optionalName = v.pipe(text({ min: 0, max: MAX_TEXT }), v.transform((name) => name.trim()));
+export const languageTag = v.pipe(text({ min: 0, max: 10 }), v.transform(canonicalLanguageTag));
+
+export const gender = v.pipe(
+  v.unknown(),
+  parsedWith((value: unknown): Result<Gender, string> => {
+    const parsed = parseGender(value);
+    return parsed === undefined ? err("must be one of GENDER_UNSPECIFIED, GENDER_FEMALE, GENDER_MALE, GENDER_DIVERSE (or 0 to 3)") : ok(parsed);
+  }),
+);
+
+/** Trimmed, kept as given otherwise. */
+export const emailAddress = v.pipe(
+  text({ min: 1, max: MAX_TEXT }),
+  v.transform((address) => address.trim()),
+  parsedWith((address: string): Result<string, string> => (isEmailAddress(address) ? ok(address) : err("is not a valid email address"))),
+);
+
+export const metadataValue = v.pipe(
+  text({ min: 1, max: 500_000 }),
+  parsedWith((value: string): Result<Uint8Array, string> => {
+    const bytes = decodeLenientBase64(value);
+    return bytes === undefined ? err("must be base64 encoded") : ok(bytes);
+  }),
+);
+
+export function plainPassword(context: RulesContext) {
+  return v.pipe(
+    text({ min: 1, max: MAX_TEXT }),
+    v.rawCheck<string>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const problem of passwordPolicyProblems(dataset.value, context.passwordPolicy)) addIssue({ message: problem });
+    }),
+  );
+}
+
+/** An imported hash, fully parsed and within the cost bounds; the message never echoes the hash. */
+export function encodedHash(context: RulesContext) {
+  return v.pipe(
+    text({ min: 1, max: MAX_TEXT }),
+    parsedWith((encoded: string): Result<string, string> =>
+      parsePasswordHash(encoded, context.hashBounds)
+        .map(() => encoded)
+        .mapErr((rejection) => rejection.message),
+    ),
+  );
+}
