@@ -1,5 +1,6 @@
 // Public surface of human-users. Every name here is part of the contract (SPEC section 1).
 export { createHumanUser } from "./core/commands/create-human-user.js";
+export { importHumanUser } from "./core/commands/import-human-user.js";
 export type { OperationContext } from "./core/context.js";
 export type { CreateHumanUserRequest, ImportHumanUserRequest } from "./core/requests.js";
 export type { CreateHumanUserResponse, CreationDetails, ImportHumanUserResponse, PasswordlessRegistration } from "./core/responses.js";
@@ -11,3 +12,4 @@ export * from "./notifications/index.js";
 export { memoryStore, type MemoryStore, type MemoryStoreSeed } from "./adapters/memory/store.js";
 export { memoryMailer, type MemoryMailer, type MemoryMailerOptions } from "./adapters/memory/mailer.js";
 export { fixedClock, systemClock } from "./adapters/clocks.js";
+export * from "./http/index.js";

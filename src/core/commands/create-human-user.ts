@@ -5,7 +5,7 @@ import type { ErrorBody } from "../errors/error-body.js";
 import type { CreateHumanUserRequest } from "../requests.js";
 import type { CreateHumanUserResponse } from "../responses.js";
 import { createRequestShape, parseCreateRequest } from "../schemas/create-human-user.js";
-import { member } from "../schemas/exclusive.js";
+import { member } from "../schemas/structure.js";
 import { pruneEmpty } from "../wire/prune.js";
 import { runUserCreation, type OperationSpec } from "./run-user-creation.js";
 

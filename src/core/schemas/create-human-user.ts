@@ -1,4 +1,4 @@
-import { err, ok, type Result } from "neverthrow";
+import { ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { normalizePhoneNumber } from "../rules/phone-number.js";
@@ -6,8 +6,9 @@ import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
 import type { CodeDelivery, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
-import { inFieldOrder, violation, violationsFromIssues } from "../validation/violations.js";
-import { atMostOneOf, member } from "./exclusive.js";
+import { violation } from "../validation/violations.js";
+import { atMostOneOf, member, requiredObjects } from "./structure.js";
+import { requestParser } from "./request-parser.js";
 import { defaultDisplayName, lastValuePerKey } from "./draft-helpers.js";
 import {
   emailAddress,
@@ -71,8 +72,7 @@ function requestSchema(context: RulesContext) {
   });
 }
 
-type CreateRequestSchema = ReturnType<typeof requestSchema>;
-type ParsedCreateRequest = v.InferOutput<CreateRequestSchema>;
+type ParsedCreateRequest = v.InferOutput<ReturnType<typeof requestSchema>>;
 
 /** Violations no single field shows: members that exclude each other. */
 function crossFieldViolations(request: unknown): FieldViolation[] {
@@ -126,32 +126,15 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
   };
 }
 
-const schemas = new WeakMap<RulesContext, CreateRequestSchema>();
-
 /** Every rule of the operation A request, all violations at once, or the normalized draft. */
-export function parseCreateRequest(request: unknown, context: RulesContext): Result<UserDraft, FieldViolation[]> {
-  let schema = schemas.get(context);
-  if (schema === undefined) {
-    schema = requestSchema(context);
-    schemas.set(context, schema);
-  }
-  const parsed = v.safeParse(schema, request, { abortEarly: false });
-  const violations = [...(parsed.success ? [] : violationsFromIssues(parsed.issues)), ...crossFieldViolations(request)];
-  if (violations.length > 0 || !parsed.success) return err(inFieldOrder(violations, FIELD_ORDER));
-  return ok(toDraft(parsed.output));
-}
+export const parseCreateRequest = requestParser({ schema: requestSchema, crossField: crossFieldViolations, toDraft, fieldOrder: FIELD_ORDER });
 
 /**
  * The first check: a JSON object with `profile` and `email` objects, and an `organization` that
  * names exactly one of `orgId` and `orgDomain`.
  */
 export function createRequestShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  const violations: FieldViolation[] = [];
-  for (const name of ["profile", "email"]) {
-    const value = request[name];
-    if (value === undefined || value === null) violations.push(violation([name], "is required"));
-    else if (typeof value !== "object" || Array.isArray(value)) violations.push(violation([name], "must be an object"));
-  }
+  const violations = requiredObjects(request, ["profile", "email"]);
   const organization = request["organization"];
   if (organization !== undefined && organization !== null) {
     const orgId = member(organization, "orgId");

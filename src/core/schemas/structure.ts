@@ -18,3 +18,14 @@ export function atMostOneOf(container: unknown, path: readonly (string | number)
   const present = names.filter((name) => isPresent(member(container, name)));
   return present.length > 1 ? [violation(path, `only one of ${names.join(", ")} may be set`)] : [];
 }
+
+/** A violation for each of `names` that is missing or not an object. */
+export function requiredObjects(request: Readonly<Record<string, unknown>>, names: readonly string[]): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  for (const name of names) {
+    const value = request[name];
+    if (value === undefined || value === null) violations.push(violation([name], "is required"));
+    else if (typeof value !== "object" || Array.isArray(value)) violations.push(violation([name], "must be an object"));
+  }
+  return violations;
+}

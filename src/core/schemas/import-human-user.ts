@@ -1,0 +1,85 @@
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import type { FieldViolation } from "../errors/index.js";
+import { isGlobalNumber, normalizePhoneNumber } from "../rules/phone-number.js";
+import type { UserDraft } from "../user-draft.js";
+import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
+import { violation } from "../validation/violations.js";
+import { defaultDisplayName } from "./draft-helpers.js";
+import { member, requiredObjects } from "./structure.js";
+import { requestParser } from "./request-parser.js";
+import { emailAddress, encodedHash, gender, identifier, languageTag, MAX_TEXT, optionalName, personName, plainPassword, username } from "./fields.js";
+import type { RulesContext } from "./rules-context.js";
+
+const FIELD_ORDER = ["userName", "profile", "email", "phone", "password", "hashedPassword", "passwordChangeRequired", "requestPasswordlessRegistration", "idps"];
+
+/** 1..50 characters, written as an RFC 3966 global number, stored in E.164. */
+const globalPhoneNumber = v.pipe(
+  text({ min: 1, max: 50 }),
+  parsedWith((phone: string): Result<string, string> =>
+    isGlobalNumber(phone.trim()) ? normalizePhoneNumber(phone, undefined) : err("must be a global number: + and the country code, then digits"),
+  ),
+);
+
+function requestSchema(context: RulesContext) {
+  return v.object({
+    userName: optional(username),
+    profile: record({
+      firstName: personName,
+      lastName: personName,
+      nickName: optional(optionalName),
+      displayName: optional(optionalName),
+      preferredLanguage: optional(languageTag),
+      gender: optional(gender),
+    }),
+    email: record({ email: emailAddress, isEmailVerified: optional(flag) }),
+    phone: optional(record({ phone: globalPhoneNumber, isPhoneVerified: optional(flag) })),
+    password: optional(plainPassword(context)),
+    hashedPassword: optional(record({ value: encodedHash(context) })),
+    passwordChangeRequired: optional(flag),
+    requestPasswordlessRegistration: optional(flag),
+    idps: optional(list(record({ configId: identifier, externalUserId: identifier, displayName: optional(text({ min: 0, max: MAX_TEXT })) }))),
+  });
+}
+
+type ParsedImportRequest = v.InferOutput<ReturnType<typeof requestSchema>>;
+
+function toDraft(parsed: ParsedImportRequest): UserDraft {
+  const { profile, email, phone } = parsed;
+  const changeRequired = parsed.passwordChangeRequired === true;
+  const plain = parsed.password ?? undefined;
+  const hashed = parsed.hashedPassword?.value ?? undefined;
+  return {
+    username: parsed.userName ?? email.email,
+    profile: {
+      givenName: profile.firstName,
+      familyName: profile.lastName,
+      nickName: profile.nickName ?? "",
+      displayName: defaultDisplayName(profile.displayName, profile.firstName, profile.lastName),
+      preferredLanguage: profile.preferredLanguage ?? "und",
+      gender: profile.gender ?? "GENDER_UNSPECIFIED",
+    },
+    email: { address: email.email, verified: email.isEmailVerified === true, codeDelivery: email.isEmailVerified === true ? "none" : "send" },
+    ...(phone != null
+      ? { phone: { number: phone.phone, verified: phone.isPhoneVerified === true, codeDelivery: phone.isPhoneVerified === true ? "none" : "send" } }
+      : {}),
+    metadata: [],
+    ...(plain !== undefined ? { password: { kind: "plain", plain, changeRequired } } : {}),
+    ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed, changeRequired } } : {}),
+    idpLinks: (parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" })),
+    passwordlessRegistration: parsed.requestPasswordlessRegistration === true,
+  };
+}
+
+function crossFieldViolations(request: unknown): FieldViolation[] {
+  const both = member(request, "password") != null && member(request, "hashedPassword") != null;
+  return both ? [violation(["password"], "password and hashedPassword cannot both be set")] : [];
+}
+
+/** Every rule of the operation B request, all violations at once, or the normalized draft. */
+export const parseImportRequest = requestParser({ schema: requestSchema, crossField: crossFieldViolations, toDraft, fieldOrder: FIELD_ORDER });
+
+/** The first check: a JSON object with `profile` and `email` objects. */
+export function importRequestShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
+  return requiredObjects(request, ["profile", "email"]);
+}
