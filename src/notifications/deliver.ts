@@ -35,17 +35,22 @@ function safeLogger(logger: Logger | undefined): Logger {
   return { warn: call("warn"), error: call("error") };
 }
 
-async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): Promise<Attempt> {
+/** The sender for a rendered message, or undefined when no SMS port is configured. */
+function senderFor(ports: DeliveryPorts, rendered: RenderedNotification): (() => Promise<void>) | undefined {
+  if (rendered.channel === "mail") return () => ports.mailer.send(rendered.message);
   const sms = ports.sms;
-  if (rendered.channel === "sms" && sms === undefined) {
+  return sms === undefined ? undefined : () => sms.send(rendered.message);
+}
+
+async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): Promise<Attempt> {
+  const send = senderFor(ports, rendered);
+  if (send === undefined) {
     // Not dropped: the SMS port may be configured again before the attempts run out.
     return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false };
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
-    await Promise.resolve().then(() =>
-      rendered.channel === "mail" ? ports.mailer.send(rendered.message) : sms?.send(rendered.message),
-    );
+    await Promise.resolve().then(send);
     return { ok: true };
   } catch (cause) {
     return { ok: false, error: describeError(cause), permanent: false };

@@ -42,7 +42,9 @@ async function deliverRound(ports: DeliveryPorts, batchSize: number): Promise<De
  * `deliverPendingNotifications` themselves. Rounds never overlap; no timer outlives `stop()`.
  */
 export function startNotificationWorker(ports: DeliveryPorts, options: NotificationWorkerOptions = {}): NotificationWorker {
-  const intervalMs = options.intervalMs ?? defaultWorkerIntervalMs;
+  const given = options.intervalMs;
+  // A negative or NaN interval would make setTimeout spin; such a value keeps the default.
+  const intervalMs = given !== undefined && Number.isFinite(given) && given >= 0 ? given : defaultWorkerIntervalMs;
   const batchSize = resolveDeliverySettings(ports.config).batchSize;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<DeliveryReport> | undefined;

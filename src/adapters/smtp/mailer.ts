@@ -81,19 +81,22 @@ function refusedRecipients(info: unknown): readonly unknown[] {
  */
 export function smtpMailer(transport: SmtpTransporter | SmtpConnectionOptions | string, options: SmtpMailerOptions): SmtpMailer {
   const domain = options.messageIdDomain ?? senderDomain(options.from) ?? "human-users.invalid";
-  const owned = !isTransporter(transport);
-  let transporter: Promise<SmtpTransporter> | undefined = isTransporter(transport) ? Promise.resolve(transport) : undefined;
+  // A transporter the host passed in (and owns), or the settings to make one from on first use.
+  const source: { readonly given: SmtpTransporter } | { readonly connection: SmtpConnectionOptions | string } =
+    isTransporter(transport) ? { given: transport } : { connection: transport };
+  let made: Promise<SmtpTransporter> | undefined;
 
   function connect(): Promise<SmtpTransporter> {
-    if (transporter === undefined) {
-      const made = createNodemailerTransport(transport as SmtpConnectionOptions | string);
+    if ("given" in source) return Promise.resolve(source.given);
+    if (made === undefined) {
+      const attempt = createNodemailerTransport(source.connection);
       // A failed load is tried again on the next send rather than remembered.
-      made.catch(() => {
-        transporter = undefined;
+      attempt.catch(() => {
+        if (made === attempt) made = undefined;
       });
-      transporter = made;
+      made = attempt;
     }
-    return transporter;
+    return made;
   }
 
   async function send(message: MailMessage): Promise<void> {
@@ -115,9 +118,9 @@ export function smtpMailer(transport: SmtpTransporter | SmtpConnectionOptions | 
   return {
     send,
     close: () => {
-      if (!owned || transporter === undefined) return;
-      void transporter.then((made) => made.close?.(), () => undefined);
-      transporter = undefined;
+      const closing = made;
+      made = undefined;
+      void closing?.then((transporter) => transporter.close?.(), () => undefined);
     },
   };
 }
