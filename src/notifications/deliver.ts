@@ -1,3 +1,4 @@
+import { webCryptoRandom } from "../core/defaults/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
@@ -20,8 +21,6 @@ export interface DeliverOptions {
 
 /** The outcome of one hand-over; `permanent` failures are not retried. */
 type Attempt = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly permanent: boolean };
-
-const webCryptoRandom: RandomSource = { fill: (bytes) => crypto.getRandomValues(bytes) };
 
 /** A logger that cannot throw into delivery: a broken logger must not stop mail. */
 function safeLogger(logger: Logger | undefined): Logger {
