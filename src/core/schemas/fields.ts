@@ -50,9 +50,11 @@ export const metadataValue = v.pipe(
 export function plainPassword(context: RulesContext) {
   return v.pipe(
     text({ min: 1, max: MAX_TEXT }),
-    v.rawCheck<string>(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      for (const problem of passwordPolicyProblems(dataset.value, context.passwordPolicy)) addIssue({ message: problem });
+    // A transformation, so it runs only when the length is right: one problem at a time.
+    v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
+      const problems = passwordPolicyProblems(dataset.value, context.passwordPolicy);
+      for (const problem of problems) addIssue({ message: problem });
+      return problems.length === 0 ? dataset.value : NEVER;
     }),
   );
 }
