@@ -15,7 +15,7 @@ export interface HashBounds {
   /** Upper bound of N * r * p, proportional to scrypt's work. */
   readonly scryptMaxWork: number;
   readonly pbkdf2MaxIterations: number;
-  /** Derived-key (digest) length bounds for PBKDF2, and by extension scrypt and argon2 outputs. */
+  /** Derived-key (digest) length bounds of PBKDF2, scrypt and argon2. */
   readonly minDerivedKeyBytes: number;
   readonly maxDerivedKeyBytes: number;
   readonly shaCryptMaxRounds: number;
@@ -43,6 +43,22 @@ export const defaultHashBounds: HashBounds = Object.freeze({
   phpassMaxLog2: 20,
   maxPasswordBytes: 1024,
 });
+
+/**
+ * The bounds to use: the defaults, overridden by every member of `bounds` that is a number (not
+ * NaN). Other members, and anything that is not an object, are ignored, so a partial or
+ * mistyped configuration still gets the safe defaults rather than no limit.
+ */
+export function resolveHashBounds(bounds?: Partial<HashBounds>): HashBounds {
+  if (bounds === defaultHashBounds) return defaultHashBounds;
+  if (typeof bounds !== "object" || bounds === null) return defaultHashBounds;
+  const resolved: Record<keyof HashBounds, number> = { ...defaultHashBounds };
+  for (const key of Object.keys(defaultHashBounds) as (keyof HashBounds)[]) {
+    const value: unknown = bounds[key];
+    if (typeof value === "number" && !Number.isNaN(value)) resolved[key] = value;
+  }
+  return resolved;
+}
 
 /** A digest shorter than this is refused whatever the format: it says too little. */
 export const MIN_DIGEST_BYTES = 16;

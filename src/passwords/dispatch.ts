@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "./bounds.js";
 import { checkArgon2Bounds, parseArgon2, verifyArgon2 } from "./formats/argon2.js";
-import { checkBcryptBounds, checkBcryptInput, parseBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
+import { checkBcryptBounds, parseBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
 import { checkFirebaseScryptBounds, parseFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
 import { parseHmac, verifyHmac } from "./formats/hmac.js";
 import { parseMd5Crypt, verifyMd5Crypt } from "./formats/md5-crypt.js";
@@ -10,7 +10,7 @@ import { checkPhpassBounds, parsePhpass, verifyPhpass } from "./formats/phpass.j
 import { parseDjangoDigest, parseKratosDigest, parseLdap, parseMd5Salted, verifySaltedDigest } from "./formats/salted-digest.js";
 import { checkScryptBounds, parseScrypt, parseSodiumScrypt, verifyScrypt } from "./formats/scrypt.js";
 import { checkShaCryptBounds, parseShaCrypt, verifyShaCrypt } from "./formats/sha-crypt.js";
-import type { ParsedPasswordHash } from "./parsed.js";
+import type { ParsedPasswordHash, PasswordHashFamily } from "./parsed.js";
 import { unknownFormat, type HashRejection } from "./rejection.js";
 
 type Parser = (encoded: string) => Result<ParsedPasswordHash, HashRejection>;
@@ -44,6 +44,24 @@ export function parseSyntax(encoded: string): Result<ParsedPasswordHash, HashRej
   return err(unknownFormat());
 }
 
+const FAMILIES: ReadonlySet<unknown> = new Set<PasswordHashFamily>([
+  "bcrypt",
+  "argon2",
+  "scrypt",
+  "firebase-scrypt",
+  "pbkdf2",
+  "md5-crypt",
+  "sha-crypt",
+  "phpass",
+  "salted-digest",
+  "hmac",
+]);
+
+/** A guard for values handed in from JavaScript: an object of one of our families. */
+export function isParsedPasswordHash(value: unknown): value is ParsedPasswordHash {
+  return typeof value === "object" && value !== null && FAMILIES.has((value as { readonly family?: unknown }).family);
+}
+
 /** The cost check; families with a fixed, small cost (MD5-crypt, plain digests, HMAC) have none. */
 export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashRejection | undefined {
   switch (hash.family) {
@@ -71,11 +89,6 @@ export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashR
 export function withinBounds(hash: ParsedPasswordHash, bounds: HashBounds): Result<ParsedPasswordHash, HashRejection> {
   const rejection = checkBounds(hash, bounds);
   return rejection === undefined ? ok(hash) : err(rejection);
-}
-
-/** A password this family's implementation cannot take, refused before hashing. */
-export function checkInput(hash: ParsedPasswordHash, password: Uint8Array): HashRejection | undefined {
-  return hash.family === "bcrypt" ? checkBcryptInput(hash, password) : undefined;
 }
 
 /** Computes and compares; callers check bounds and password length first. */

@@ -7,6 +7,7 @@ const IDS: Readonly<Record<HashRejectionReason, string>> = {
   malformed: "PASSWORD-m4lf",
   "cost-out-of-range": "PASSWORD-c0st",
   "password-too-long": "PASSWORD-l0ng",
+  "invalid-password": "PASSWORD-1npt",
 };
 
 /** Code 3: the rejection's message, which names a field and never contains the hash. */

@@ -1,6 +1,6 @@
-import { err, ok, ResultAsync, type Result } from "neverthrow";
+import { err, errAsync, ok, type ResultAsync, type Result } from "neverthrow";
 import type { ErrorBody } from "../core/errors/index.js";
-import { defaultHashBounds, MIN_DIGEST_BYTES, type HashBounds } from "./bounds.js";
+import { defaultHashBounds, MIN_DIGEST_BYTES, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { withinBounds } from "./dispatch.js";
 import { decodeBase64 } from "./encoding/base64.js";
 import { utf8 } from "./encoding/bytes.js";
@@ -74,8 +74,9 @@ function explicitSyntax(format: ExplicitPasswordHash): Result<ParsedPasswordHash
 }
 
 /** Like `parsePasswordHash`, for a hash whose format the caller states. */
-export function parseExplicitPasswordHash(format: ExplicitPasswordHash, bounds: HashBounds = defaultHashBounds): Result<ParsedPasswordHash, HashRejection> {
-  return explicitSyntax(format).andThen((parsed) => withinBounds(parsed, bounds));
+export function parseExplicitPasswordHash(format: ExplicitPasswordHash, bounds: Partial<HashBounds> = defaultHashBounds): Result<ParsedPasswordHash, HashRejection> {
+  const resolved = resolveHashBounds(bounds);
+  return explicitSyntax(format).andThen((parsed) => withinBounds(parsed, resolved));
 }
 
 /** Like `verifyPassword`, for a hash whose format the caller states. Never throws or rejects. */
@@ -84,7 +85,13 @@ export function verifyPasswordWithFormat(
   password: string | Uint8Array,
   options: VerifyPasswordOptions = {},
 ): ResultAsync<PasswordVerification, ErrorBody> {
-  const parsed = parseExplicitPasswordHash(format, options.bounds ?? defaultHashBounds);
-  if (parsed.isErr()) return new ResultAsync(Promise.resolve(err(rejectionBody(parsed.error))));
+  const bounds = typeof options === "object" && options !== null ? options.bounds : undefined;
+  let parsed: Result<ParsedPasswordHash, HashRejection>;
+  try {
+    parsed = parseExplicitPasswordHash(format, bounds);
+  } catch {
+    parsed = err(malformed("explicit", "format", "is not a hash description"));
+  }
+  if (parsed.isErr()) return errAsync(rejectionBody(parsed.error));
   return verifyParsedPassword(parsed.value, password, options);
 }

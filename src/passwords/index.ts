@@ -1,4 +1,4 @@
-export { defaultHashBounds, type HashBounds } from "./bounds.js";
+export { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 export type { HashRejection, HashRejectionReason } from "./rejection.js";
 export type { ParsedPasswordHash, PasswordHashFamily } from "./parsed.js";
 export type { Argon2Hash } from "./formats/argon2.js";

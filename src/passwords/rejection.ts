@@ -1,5 +1,5 @@
 /** Why a stored hash (or a password) was refused. */
-export type HashRejectionReason = "unknown-format" | "malformed" | "cost-out-of-range" | "password-too-long";
+export type HashRejectionReason = "unknown-format" | "malformed" | "cost-out-of-range" | "password-too-long" | "invalid-password";
 
 /** A refusal with an English message. The message names a field, never the hash itself. */
 export interface HashRejection {
@@ -20,6 +20,36 @@ export function costOutOfRange(scheme: string, field: string, limits: string): H
   return { reason: "cost-out-of-range", message: `${scheme} hash: ${field} is out of range (${limits})` };
 }
 
+/** The derived-key (digest) length bound PBKDF2, scrypt and argon2 share. */
+export function checkDerivedKeyLength(
+  scheme: string,
+  length: number,
+  bounds: { readonly minDerivedKeyBytes: number; readonly maxDerivedKeyBytes: number },
+): HashRejection | undefined {
+  if (length >= bounds.minDerivedKeyBytes && length <= bounds.maxDerivedKeyBytes) return undefined;
+  return costOutOfRange(scheme, "hash length", `${bounds.minDerivedKeyBytes}..${bounds.maxDerivedKeyBytes} bytes`);
+}
+
 export function passwordTooLong(maxBytes: number): HashRejection {
   return { reason: "password-too-long", message: `the password is longer than ${maxBytes} bytes` };
+}
+
+/** A stored hash longer than this is refused unread: no supported format comes near it. */
+export const MAX_HASH_LENGTH = 4096;
+
+export function hashNotText(): HashRejection {
+  return { reason: "malformed", message: "the password hash is not a string" };
+}
+
+export function hashTooLong(): HashRejection {
+  return { reason: "malformed", message: `the password hash is longer than ${MAX_HASH_LENGTH} characters` };
+}
+
+export function notParsedHash(): HashRejection {
+  return { reason: "malformed", message: "the parsed password hash is not one parsePasswordHash returned" };
+}
+
+/** `bytesAllowed`: verification also takes the password as raw bytes, hashing does not. */
+export function passwordNotText(bytesAllowed: boolean): HashRejection {
+  return { reason: "invalid-password", message: bytesAllowed ? "the password is neither a string nor bytes" : "the password is not a string" };
 }

@@ -1,22 +1,29 @@
-import { err, ok, ResultAsync, type Result } from "neverthrow";
+import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import type { ErrorBody } from "../core/errors/index.js";
-import { defaultHashBounds, type HashBounds } from "./bounds.js";
-import { checkBounds, checkInput, computeMatch, parseSyntax, withinBounds } from "./dispatch.js";
+import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
+import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withinBounds } from "./dispatch.js";
 import { utf8 } from "./encoding/bytes.js";
 import { internalBody, rejectionBody } from "./errors.js";
 import { defaultPasswordHasher } from "./hashers/default.js";
 import type { PasswordHasher } from "./hashers/hasher.js";
 import type { ParsedPasswordHash } from "./parsed.js";
-import { malformed, passwordTooLong, type HashRejection } from "./rejection.js";
+import { hashNotText, hashTooLong, MAX_HASH_LENGTH, notParsedHash, passwordNotText, passwordTooLong, type HashRejection } from "./rejection.js";
 
-/** Sync, no hashing at all, microseconds: used when importing a user. */
-export function parsePasswordHash(encoded: string, bounds: HashBounds = defaultHashBounds): Result<ParsedPasswordHash, HashRejection> {
-  if (typeof encoded !== "string") return err(malformed("password", "hash", "is not a string"));
-  return parseSyntax(encoded).andThen((parsed) => withinBounds(parsed, bounds));
+/**
+ * Sync, no hashing at all, microseconds: used when importing a user. `bounds` may be partial;
+ * missing members take their defaults.
+ */
+export function parsePasswordHash(encoded: string, bounds: Partial<HashBounds> = defaultHashBounds): Result<ParsedPasswordHash, HashRejection> {
+  if (typeof encoded !== "string") return err(hashNotText());
+  if (encoded.length > MAX_HASH_LENGTH) return err(hashTooLong());
+  const resolved = resolveHashBounds(bounds);
+  return parseSyntax(encoded).andThen((parsed) => withinBounds(parsed, resolved));
 }
 
 export interface VerifyPasswordOptions {
-  readonly bounds?: HashBounds;
+  /** Cost bounds; missing members take their defaults. Default: `defaultHashBounds`. */
+  readonly bounds?: Partial<HashBounds>;
+  /** The hasher new passwords are hashed with, which decides `needsRehash`. Default: `defaultPasswordHasher`. */
   readonly hasher?: PasswordHasher;
 }
 
@@ -26,33 +33,52 @@ export interface PasswordVerification {
   readonly needsRehash: boolean;
 }
 
-/** The password as bytes, or the refusal when it is over the limit. */
-export function passwordInput(password: string | Uint8Array, bounds: HashBounds): Result<Uint8Array, HashRejection> {
-  const bytes = typeof password === "string" ? utf8(password) : password;
+interface ResolvedOptions {
+  readonly bounds: HashBounds;
+  readonly hasher: PasswordHasher;
+}
+
+function isHasher(value: unknown): value is PasswordHasher {
+  return typeof value === "object" && value !== null && typeof (value as { readonly isCurrent?: unknown }).isCurrent === "function";
+}
+
+/** Options of the wrong shape are ignored member by member: the defaults are the safe side. */
+function resolveOptions(options: unknown): ResolvedOptions {
+  const given = typeof options === "object" && options !== null ? (options as { readonly bounds?: unknown; readonly hasher?: unknown }) : {};
+  return {
+    bounds: resolveHashBounds(given.bounds as Partial<HashBounds> | undefined),
+    hasher: isHasher(given.hasher) ? given.hasher : defaultPasswordHasher,
+  };
+}
+
+/** The password as bytes, or the refusal when it is not text (or bytes) or is over the limit. */
+export function passwordInput(password: unknown, bounds: HashBounds, bytesAllowed: boolean): Result<Uint8Array, HashRejection> {
+  const bytes = typeof password === "string" ? utf8(password) : bytesAllowed && password instanceof Uint8Array ? password : undefined;
+  if (bytes === undefined) return err(passwordNotText(bytesAllowed));
   return bytes.length > bounds.maxPasswordBytes ? err(passwordTooLong(bounds.maxPasswordBytes)) : ok(bytes);
 }
 
-/**
- * Verifies an already parsed hash. Bounds are checked again right before hashing, so a hash
- * parsed under looser bounds cannot slip through.
- */
-export function verifyParsedPassword(
-  parsed: ParsedPasswordHash,
-  password: string | Uint8Array,
-  options: VerifyPasswordOptions = {},
-): ResultAsync<PasswordVerification, ErrorBody> {
-  const bounds = options.bounds ?? defaultHashBounds;
-  const hasher = options.hasher ?? defaultPasswordHasher;
-  const checked = passwordInput(password, bounds).andThen((bytes) => {
-    const rejection = checkBounds(parsed, bounds) ?? checkInput(parsed, bytes);
+/** Runs `verification`, turning anything it throws into code 13, so that public calls never throw. */
+function guarded<T>(verification: () => ResultAsync<T, ErrorBody>): ResultAsync<T, ErrorBody> {
+  try {
+    return verification();
+  } catch {
+    return errAsync(internalBody("PASSWORD-v3ri", "password verification"));
+  }
+}
+
+function verifyResolved(parsed: unknown, password: unknown, options: ResolvedOptions): ResultAsync<PasswordVerification, ErrorBody> {
+  if (!isParsedPasswordHash(parsed)) return errAsync(rejectionBody(notParsedHash()));
+  const checked = passwordInput(password, options.bounds, true).andThen((bytes) => {
+    const rejection = checkBounds(parsed, options.bounds);
     return rejection === undefined ? ok(bytes) : err(rejection);
   });
-  if (checked.isErr()) return new ResultAsync(Promise.resolve(err(rejectionBody(checked.error))));
+  if (checked.isErr()) return errAsync(rejectionBody(checked.error));
   const bytes = checked.value;
   const run = async (): Promise<Result<PasswordVerification, ErrorBody>> => {
     try {
       const valid = await computeMatch(parsed, bytes);
-      return ok({ valid, needsRehash: !hasher.isCurrent(parsed) });
+      return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) });
     } catch {
       return err(internalBody("PASSWORD-v3ri", "password verification"));
     }
@@ -61,27 +87,48 @@ export function verifyParsedPassword(
 }
 
 /**
+ * Verifies an already parsed hash. Bounds are checked again right before hashing, so a hash
+ * parsed under looser bounds cannot slip through. Never throws or rejects.
+ */
+export function verifyParsedPassword(
+  parsed: ParsedPasswordHash,
+  password: string | Uint8Array,
+  options: VerifyPasswordOptions = {},
+): ResultAsync<PasswordVerification, ErrorBody> {
+  return guarded(() => verifyResolved(parsed, password, resolveOptions(options)));
+}
+
+/**
  * `Ok({valid, needsRehash})`, or `Err` code 3 when the hash does not parse, is out of bounds,
- * or the password is over the limit. Never throws or rejects. A `Uint8Array` password is taken
- * as the exact bytes (for legacy imports whose passwords were not UTF-8).
+ * or the password is not text or is over the limit. Never throws or rejects, whatever it is
+ * given. A `Uint8Array` password is taken as the exact bytes (for legacy imports whose passwords
+ * were not UTF-8).
  */
 export function verifyPassword(
   hash: string,
   password: string | Uint8Array,
   options: VerifyPasswordOptions = {},
 ): ResultAsync<PasswordVerification, ErrorBody> {
-  const parsed = parsePasswordHash(hash, options.bounds ?? defaultHashBounds);
-  if (parsed.isErr()) return new ResultAsync(Promise.resolve(err(rejectionBody(parsed.error))));
-  return verifyParsedPassword(parsed.value, password, options);
+  return guarded(() => {
+    const resolved = resolveOptions(options);
+    const parsed = parsePasswordHash(hash, resolved.bounds);
+    if (parsed.isErr()) return errAsync(rejectionBody(parsed.error));
+    return verifyResolved(parsed.value, password, resolved);
+  });
 }
 
-/** Hashes with `hasher` (default `defaultPasswordHasher`). Code 3 for an over-long password, 13 if the hasher fails. */
+/**
+ * Hashes with `hasher` (default `defaultPasswordHasher`). Code 3 for a password that is not a
+ * string or is over 1024 bytes, 13 if the hasher fails. Never throws or rejects.
+ */
 export function hashPassword(password: string, hasher: PasswordHasher = defaultPasswordHasher): ResultAsync<string, ErrorBody> {
-  const input = passwordInput(password, defaultHashBounds);
-  if (input.isErr()) return new ResultAsync(Promise.resolve(err(rejectionBody(input.error))));
+  const input = passwordInput(password, defaultHashBounds, false);
+  if (input.isErr()) return errAsync(rejectionBody(input.error));
   const run = async (): Promise<Result<string, ErrorBody>> => {
     try {
-      return ok(await hasher.hash(password));
+      const encoded: unknown = await hasher.hash(password);
+      if (typeof encoded !== "string") throw new TypeError("the hasher returned no string");
+      return ok(encoded);
     } catch {
       return err(internalBody("PASSWORD-h4sh", "password hashing"));
     }

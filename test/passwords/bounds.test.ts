@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultHashBounds, parsePasswordHash, verifyParsedPassword, type HashBounds } from "../../src/passwords/index.js";
+import { defaultHashBounds, parsePasswordHash, resolveHashBounds, verifyParsedPassword, type HashBounds } from "../../src/passwords/index.js";
 
 // Syntactically valid strings whose cost fields the tests vary; no test here hashes anything.
 const BCRYPT_TAIL = "$k87L/MF28Q673VKh8/cPi.SUl7MU/rWuSiIDDFayrKk/1tBsSQu4u";
@@ -99,6 +99,31 @@ describe("cost bounds at their edges", () => {
     expect(accepted(`$2b$12${BCRYPT_TAIL}`, strict)).toBe(true);
     expect(reason(`$2b$13${BCRYPT_TAIL}`, strict)).toBe("cost-out-of-range");
     expect(reason(`$argon2id$v=19$m=65537,t=2,p=1${ARGON2_TAIL}`, strict)).toBe("cost-out-of-range");
+  });
+
+  it("takes partial bounds, the rest from the defaults", () => {
+    const partial: Partial<HashBounds> = { bcryptMaxCost: 12 };
+    expect(parsePasswordHash(`$2b$13${BCRYPT_TAIL}`, partial)._unsafeUnwrapErr()).toEqual({
+      reason: "cost-out-of-range",
+      message: "bcrypt hash: cost is out of range (4..12)",
+    });
+    expect(parsePasswordHash(`$argon2id$v=19$m=262145,t=2,p=1${ARGON2_TAIL}`, partial)._unsafeUnwrapErr()).toEqual({
+      reason: "cost-out-of-range",
+      message: "argon2 hash: m is out of range (8*p..262144 KiB)",
+    });
+    expect(resolveHashBounds(partial)).toEqual({ ...defaultHashBounds, bcryptMaxCost: 12 });
+  });
+
+  it("applies the derived-key bounds to argon2 and scrypt outputs too", () => {
+    const bounds: Partial<HashBounds> = { minDerivedKeyBytes: 33 };
+    expect(parsePasswordHash(`$argon2id$v=19$m=65536,t=2,p=1${ARGON2_TAIL}`, bounds)._unsafeUnwrapErr()).toEqual({
+      reason: "cost-out-of-range",
+      message: "argon2 hash: hash length is out of range (33..128 bytes)",
+    });
+    expect(parsePasswordHash(`$scrypt$ln=14,r=8,p=1${SCRYPT_TAIL}`, bounds)._unsafeUnwrapErr()).toEqual({
+      reason: "cost-out-of-range",
+      message: "scrypt hash: hash length is out of range (33..128 bytes)",
+    });
   });
 
   it("checks the bounds again before verifying a hash parsed earlier", async () => {

@@ -1,5 +1,5 @@
 // Loads the shared password-hash vectors and turns each into a call of the public API.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExplicitPasswordHash } from "../../src/passwords/index.js";
@@ -19,13 +19,15 @@ export interface HashVector {
 }
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The repository's own copy first, so the repository is self-contained; the shared file otherwise. */
-const candidates = [resolve(repoRoot, "test/fixtures/hash-vectors.json"), resolve(repoRoot, "../shared/fixtures/hash-vectors.json")];
+/**
+ * The repository keeps its own copy, so that it is self-contained; `fixtures.test.ts` fails when
+ * the copy drifts from the shared file, wherever that one is present (../shared beside the clone).
+ */
+export const LOCAL_VECTORS_PATH = resolve(repoRoot, "test/fixtures/hash-vectors.json");
+export const SHARED_VECTORS_PATH = resolve(repoRoot, "../shared/fixtures/hash-vectors.json");
 
 export function loadVectors(): readonly HashVector[] {
-  const path = candidates.find((candidate) => existsSync(candidate));
-  if (path === undefined) throw new Error("hash-vectors.json not found");
-  return JSON.parse(readFileSync(path, "utf8")) as HashVector[];
+  return JSON.parse(readFileSync(LOCAL_VECTORS_PATH, "utf8")) as HashVector[];
 }
 
 export function passwordOf(vector: HashVector): string | Uint8Array {

@@ -4,7 +4,7 @@ import { constantTimeEqual } from "../constant-time.js";
 import { decodeBase64 } from "../encoding/base64.js";
 import { numberParam, parseParamList } from "../phc-params.js";
 import { argon2, type Argon2Params, type Argon2Type } from "../primitives/argon2.js";
-import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
+import { checkDerivedKeyLength, costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
 /** The cost fields are the primitive's parameters; an absent `v=` means version 0x10. */
 export interface Argon2Hash extends Argon2Params {
@@ -57,10 +57,7 @@ export function checkArgon2Bounds(hash: Argon2Hash, bounds: HashBounds): HashRej
   if (hash.memoryKiB < 8 * hash.parallelism || hash.memoryKiB > bounds.argon2MaxMemoryKiB) {
     return costOutOfRange(SCHEME, "m", `8*p..${bounds.argon2MaxMemoryKiB} KiB`);
   }
-  if (hash.digest.length > bounds.maxDerivedKeyBytes) {
-    return costOutOfRange(SCHEME, "hash length", `${bounds.minDerivedKeyBytes}..${bounds.maxDerivedKeyBytes} bytes`);
-  }
-  return undefined;
+  return checkDerivedKeyLength(SCHEME, hash.digest.length, bounds);
 }
 
 export async function verifyArgon2(hash: Argon2Hash, password: Uint8Array): Promise<boolean> {

@@ -1,10 +1,10 @@
-import bcryptjs from "bcryptjs";
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "../bounds.js";
 import { constantTimeEqual } from "../constant-time.js";
 import { decodeBcrypt64 } from "../encoding/bcrypt64.js";
 import { utf8 } from "../encoding/bytes.js";
 import { encodeHex } from "../encoding/hex.js";
+import { bcryptDigest } from "../primitives/bcrypt.js";
 import { digest } from "../primitives/digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
@@ -12,9 +12,9 @@ export interface BcryptHash {
   readonly family: "bcrypt";
   readonly variant: "2a" | "2b" | "2y";
   readonly cost: number;
-  /** The 22-character salt, kept as written (bcryptjs takes it that way). */
+  /** The 22-character salt, as written (canonical bcrypt base64 of 16 bytes). */
   readonly salt: string;
-  /** The 31-character checksum. */
+  /** The 31-character checksum (canonical bcrypt base64 of 23 bytes). */
   readonly checksum: string;
   /** Django's `bcrypt_sha256$`: the password is first replaced by hex(SHA-256(password)). */
   readonly prehash: "none" | "django-sha256";
@@ -45,42 +45,14 @@ export function checkBcryptBounds(hash: BcryptHash, bounds: HashBounds): HashRej
   return undefined;
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/** bcryptjs only takes strings: password bytes that are not UTF-8 cannot be verified with it. */
-export function checkBcryptInput(hash: BcryptHash, password: Uint8Array): HashRejection | undefined {
-  if (hash.prehash === "django-sha256") return undefined;
-  try {
-    strictUtf8.decode(password);
-    return undefined;
-  } catch {
-    return malformed(SCHEME, "password", "is not UTF-8, which this bcrypt implementation needs");
-  }
-}
-
-/**
- * bcryptjs takes the password as a string and uses the first 72 bytes of its UTF-8 form, as
- * every bcrypt does; a password that is not UTF-8 cannot be handed to it.
- */
-function bcryptInput(hash: BcryptHash, password: Uint8Array): string {
-  if (hash.prehash === "django-sha256") return encodeHex(digest("sha256", password));
-  return strictUtf8.decode(password);
-}
-
-let queue: Promise<unknown> = Promise.resolve();
-
-/**
- * bcryptjs yields to the event loop only every 100 ms, and concurrent hashes' slices run back
- * to back (eight at cost 10 stalled the loop for about half a second in the bench). Running
- * one at a time bounds a stall to one slice; throughput is unchanged, as it is one thread anyway.
- */
-export function computeBcrypt(password: string, variant: BcryptHash["variant"], cost: number, salt: string): Promise<string> {
-  const run = queue.then(() => bcryptjs.hash(password, `$${variant}$${String(cost).padStart(2, "0")}$${salt}`));
-  queue = run.catch(() => undefined);
-  return run;
+/** The bytes bcrypt keys on: Django's variant first replaces the password by hex(SHA-256(password)). */
+function bcryptKey(hash: BcryptHash, password: Uint8Array): Uint8Array {
+  return hash.prehash === "django-sha256" ? utf8(encodeHex(digest("sha256", password))) : password;
 }
 
 export async function verifyBcrypt(hash: BcryptHash, password: Uint8Array): Promise<boolean> {
-  const computed = await computeBcrypt(bcryptInput(hash, password), hash.variant, hash.cost, hash.salt);
-  return constantTimeEqual(utf8(computed.slice(-31)), utf8(hash.checksum));
+  const salt = decodeBcrypt64(hash.salt);
+  const expected = decodeBcrypt64(hash.checksum);
+  if (salt === undefined || expected === undefined) return false;
+  return constantTimeEqual(await bcryptDigest(bcryptKey(hash, password), salt, hash.cost), expected);
 }

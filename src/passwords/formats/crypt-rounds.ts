@@ -1,6 +1,4 @@
-import { concatBytes } from "../encoding/bytes.js";
-import type { DigestName } from "../primitives/digest.js";
-import { fastDigest } from "../primitives/fast-digest.js";
+import type { DigestStreamFactory } from "../primitives/fast-digest.js";
 import { slicedLoop } from "../primitives/yielding.js";
 
 /**
@@ -8,16 +6,14 @@ import { slicedLoop } from "../primitives/yielding.js";
  * password-derived bytes `p` and the salt-derived bytes `s`, their order and presence decided by
  * i's parity and by i mod 3 and i mod 7.
  */
-export async function cryptRounds(name: DigestName, rounds: number, start: Uint8Array, p: Uint8Array, s: Uint8Array): Promise<Uint8Array> {
-  const hash = await fastDigest(name);
+export async function cryptRounds(create: DigestStreamFactory, rounds: number, start: Uint8Array, p: Uint8Array, s: Uint8Array): Promise<Uint8Array> {
   let current = start;
   await slicedLoop(rounds, (i) => {
     const odd = (i & 1) === 1;
-    const round: Uint8Array[] = [odd ? p : current];
-    if (i % 3 !== 0) round.push(s);
-    if (i % 7 !== 0) round.push(p);
-    round.push(odd ? current : p);
-    current = hash(concatBytes(...round));
+    const round = create().update(odd ? p : current);
+    if (i % 3 !== 0) round.update(s);
+    if (i % 7 !== 0) round.update(p);
+    current = round.update(odd ? current : p).digest();
   });
   return current;
 }

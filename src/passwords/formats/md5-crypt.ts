@@ -3,6 +3,7 @@ import { constantTimeEqual } from "../constant-time.js";
 import { concatBytes, latin1 } from "../encoding/bytes.js";
 import { decodeHash64, encodeHash64, permute, unpermute } from "../encoding/hash64.js";
 import { digest } from "../primitives/digest.js";
+import { digestStreams } from "../primitives/fast-digest.js";
 import { malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
 
@@ -36,7 +37,7 @@ export async function md5Crypt(password: Uint8Array, salt: Uint8Array, magic: Ui
   for (let left = password.length; left > 0; left -= 16) parts.push(alternate.subarray(0, Math.min(left, 16)));
   const zero = new Uint8Array(1);
   for (let i = password.length; i > 0; i >>= 1) parts.push((i & 1) === 1 ? zero : password.subarray(0, 1));
-  return cryptRounds("md5", ROUNDS, digest("md5", concatBytes(...parts)), password, salt);
+  return cryptRounds(await digestStreams("md5"), ROUNDS, digest("md5", concatBytes(...parts)), password, salt);
 }
 
 export function encodeMd5CryptChecksum(raw: Uint8Array): string {

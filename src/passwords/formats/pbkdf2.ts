@@ -6,7 +6,7 @@ import { latin1 } from "../encoding/bytes.js";
 import { parseDecimal } from "../numbers.js";
 import { numberParam, parseParamList } from "../phc-params.js";
 import { pbkdf2, type Pbkdf2Prf } from "../primitives/pbkdf2.js";
-import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
+import { checkDerivedKeyLength, costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
 export interface Pbkdf2Hash {
   readonly family: "pbkdf2";
@@ -98,10 +98,7 @@ export function parseDjangoPbkdf2(encoded: string): Result<Pbkdf2Hash, HashRejec
 
 export function checkPbkdf2Bounds(hash: Pbkdf2Hash, bounds: HashBounds): HashRejection | undefined {
   if (hash.iterations < 1 || hash.iterations > bounds.pbkdf2MaxIterations) return costOutOfRange(SCHEME, "rounds", `1..${bounds.pbkdf2MaxIterations}`);
-  if (hash.digest.length < bounds.minDerivedKeyBytes || hash.digest.length > bounds.maxDerivedKeyBytes) {
-    return costOutOfRange(SCHEME, "hash length", `${bounds.minDerivedKeyBytes}..${bounds.maxDerivedKeyBytes} bytes`);
-  }
-  return undefined;
+  return checkDerivedKeyLength(SCHEME, hash.digest.length, bounds);
 }
 
 export async function verifyPbkdf2(hash: Pbkdf2Hash, password: Uint8Array): Promise<boolean> {

@@ -1,9 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "../bounds.js";
 import { constantTimeEqual } from "../constant-time.js";
-import { concatBytes, latin1, utf8 } from "../encoding/bytes.js";
+import { latin1, utf8 } from "../encoding/bytes.js";
 import { decodeHash64, encodeHash64, hash64Value } from "../encoding/hash64.js";
-import { fastDigest } from "../primitives/fast-digest.js";
+import { digestStreams } from "../primitives/fast-digest.js";
 import { slicedLoop } from "../primitives/yielding.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
@@ -40,10 +40,10 @@ export function checkPhpassBounds(hash: PhpassHash, bounds: HashBounds): HashRej
 
 export async function phpassChecksum(hash: PhpassHash, password: Uint8Array): Promise<string> {
   const name = hash.variant === "drupal7" ? "sha512" : "md5";
-  const step = await fastDigest(name);
-  let current = step(concatBytes(latin1(hash.salt), password));
+  const create = await digestStreams(name);
+  let current = create().update(latin1(hash.salt)).update(password).digest();
   await slicedLoop(2 ** hash.log2Rounds, () => {
-    current = step(concatBytes(current, password));
+    current = create().update(current).update(password).digest();
   });
   return encodeHash64(current).slice(0, hash.checksum.length);
 }

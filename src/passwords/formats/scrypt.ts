@@ -6,7 +6,7 @@ import { latin1 } from "../encoding/bytes.js";
 import { HASH64_CHARS, decodeHash64, hash64Value } from "../encoding/hash64.js";
 import { numberParam, parseParamList } from "../phc-params.js";
 import { scrypt } from "../primitives/scrypt.js";
-import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
+import { checkDerivedKeyLength, costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
 export interface ScryptHash {
   readonly family: "scrypt";
@@ -110,10 +110,7 @@ export function checkScryptCost(scheme: string, cost: ScryptCost, digestBytes: n
     return costOutOfRange(scheme, "N and r", `128*N*r at most ${bounds.scryptMaxMemoryBytes} bytes`);
   }
   if (cost.n * cost.r * cost.p > bounds.scryptMaxWork) return costOutOfRange(scheme, "N, r and p", `N*r*p at most ${bounds.scryptMaxWork}`);
-  if (digestBytes > bounds.maxDerivedKeyBytes) {
-    return costOutOfRange(scheme, "hash length", `${bounds.minDerivedKeyBytes}..${bounds.maxDerivedKeyBytes} bytes`);
-  }
-  return undefined;
+  return checkDerivedKeyLength(scheme, digestBytes, bounds);
 }
 
 export function checkScryptBounds(hash: ScryptHash, bounds: HashBounds): HashRejection | undefined {

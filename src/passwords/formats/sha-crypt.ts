@@ -5,6 +5,7 @@ import { concatBytes, latin1 } from "../encoding/bytes.js";
 import { decodeHash64, unpermute } from "../encoding/hash64.js";
 import { parseDecimal } from "../numbers.js";
 import { digest } from "../primitives/digest.js";
+import { digestStreams, repeatedDigest } from "../primitives/fast-digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
 
@@ -63,13 +64,15 @@ function stretch(source: Uint8Array, length: number): Uint8Array {
 
 /** Ulrich Drepper's SHA-crypt (the `$5$` / `$6$` algorithm of glibc). */
 export async function shaCrypt(name: ShaCryptHash["digestName"], password: Uint8Array, salt: Uint8Array, rounds: number): Promise<Uint8Array> {
+  const create = await digestStreams(name);
   const alternate = digest(name, concatBytes(password, salt, password));
   const a: Uint8Array[] = [password, salt, stretch(alternate, password.length)];
   for (let n = password.length; n > 0; n >>= 1) a.push((n & 1) === 1 ? alternate : password);
   const start = digest(name, concatBytes(...a));
-  const p = stretch(digest(name, stretch(password, password.length * password.length)), password.length);
-  const s = stretch(digest(name, stretch(salt, salt.length * (16 + (start[0] ?? 0)))), salt.length);
-  return cryptRounds(name, rounds, start, p, s);
+  // The password hashed once per byte of itself: a megabyte for a 1024-byte password, so sliced.
+  const p = stretch(await repeatedDigest(create, password, password.length), password.length);
+  const s = stretch(await repeatedDigest(create, salt, 16 + (start[0] ?? 0)), salt.length);
+  return cryptRounds(create, rounds, start, p, s);
 }
 
 export async function verifyShaCrypt(hash: ShaCryptHash, password: Uint8Array): Promise<boolean> {

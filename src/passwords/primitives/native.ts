@@ -22,7 +22,12 @@ export interface NativeCrypto {
     callback: (error: Error | null, key: Uint8Array) => void,
   ): void;
   getHashes(): string[];
-  createHash(algorithm: string): { update(data: Uint8Array): { digest(): Uint8Array } };
+  createHash(algorithm: string): NativeHash;
+}
+
+export interface NativeHash {
+  update(data: Uint8Array): NativeHash;
+  digest(): Uint8Array;
 }
 
 /** The part of @node-rs/argon2 we use. */
