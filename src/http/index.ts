@@ -1,0 +1,2 @@
+export { createFetchHandler } from "./fetch-handler.js";
+export type { Authenticate, FetchHandler, FetchHandlerOptions } from "./options.js";

@@ -1,0 +1,211 @@
+// Requests the HTTP layer refuses on its own: each gets a whole error body with the right status,
+// and none reaches storage or the mailer.
+import { describe, expect, it } from "vitest";
+import { createFetchHandler, fixedClock, memoryMailer, memoryStore, type FetchHandlerOptions, type Requester } from "../../src/index.js";
+import { connectError, restError } from "./expected-errors.js";
+import { tripwirePorts, type Tripwire } from "./tripwire.js";
+
+const ADMIN: Requester = { userId: "admin", orgId: "org-1", instanceAdmin: true };
+const REST_A = "/v2/users/human";
+const REST_B = "/management/v1/users/human/_import";
+const CONNECT_A = "/zitadel.user.v2.UserService/AddHumanUser";
+const CONNECT_B = "/zitadel.management.v1.ManagementService/ImportHumanUser";
+const JSON_HEADERS = { "content-type": "application/json" };
+
+interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+function setup(options: Partial<FetchHandlerOptions> = {}): Tripwire & { call(path: string, init?: RequestInit): Promise<Answer>; raw(path: string, init?: RequestInit): Promise<Response> } {
+  const tripwire = tripwirePorts();
+  const handler = createFetchHandler(tripwire.ports, { authenticate: () => ADMIN, ...options });
+  const raw = (path: string, init: RequestInit = {}): Promise<Response> => handler(new Request(`http://localhost${path}`, init));
+  const call = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const response = await raw(path, init);
+    return { status: response.status, body: await response.json() };
+  };
+  return { ...tripwire, call, raw };
+}
+
+describe("routes and methods", () => {
+  it("answers an unknown REST path with 404 and code 5", async () => {
+    const { call, touched } = setup();
+    expect(await call("/v2/users", { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+      status: 404,
+      body: restError(5, "HTTP-r0ut", "no operation at /v2/users"),
+    });
+    expect(touched).toEqual([]);
+  });
+
+  it("answers an unknown Connect procedure with 404 and unimplemented", async () => {
+    const { call, touched } = setup();
+    const path = "/zitadel.user.v2.UserService/DeleteUser";
+    expect(await call(path, { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+      status: 404,
+      body: connectError("unimplemented", "HTTP-r0ut", `no operation at ${path}`),
+    });
+    expect(touched).toEqual([]);
+  });
+
+  it("answers another method with 405 and Allow: POST, in each style", async () => {
+    const { raw, touched } = setup();
+    const rest = await raw(REST_A, { method: "GET" });
+    const connect = await raw(CONNECT_B, { method: "PUT", headers: JSON_HEADERS, body: "{}" });
+    expect([rest.status, rest.headers.get("allow"), await rest.json()]).toEqual([
+      405,
+      "POST",
+      restError(12, "HTTP-m3th", "method GET is not allowed here; use POST"),
+    ]);
+    expect([connect.status, connect.headers.get("allow"), await connect.json()]).toEqual([
+      405,
+      "POST",
+      connectError("unimplemented", "HTTP-m3th", "method PUT is not allowed here; use POST"),
+    ]);
+    expect(touched).toEqual([]);
+  });
+});
+
+describe("content type and encoding", () => {
+  it("refuses a body that is not declared JSON with 415", async () => {
+    const { call, touched } = setup();
+    expect(await call(REST_A, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" })).toEqual({
+      status: 415,
+      body: restError(3, "HTTP-m3d1", 'content type "text/plain" is not supported; send application/json'),
+    });
+    expect(touched).toEqual([]);
+  });
+
+  it("refuses a body without a content type with 415", async () => {
+    const { call } = setup();
+    const request = new Request(`http://localhost${REST_B}`, { method: "POST", body: new Uint8Array([123, 125]) });
+    expect(request.headers.get("content-type")).toBeNull();
+    expect(await call(REST_B, { method: "POST", body: new Uint8Array([123, 125]) })).toEqual({
+      status: 415,
+      body: restError(3, "HTTP-m3d1", "content type (none) is not supported; send application/json"),
+    });
+  });
+
+  it("refuses Connect's binary form with 415 and a Connect error", async () => {
+    const { call, touched } = setup();
+    expect(await call(CONNECT_A, { method: "POST", headers: { "content-type": "application/proto" }, body: new Uint8Array([10, 0]) })).toEqual({
+      status: 415,
+      body: connectError("invalid_argument", "HTTP-m3d1", 'content type "application/proto" is not supported; send application/json'),
+    });
+    expect(touched).toEqual([]);
+  });
+
+  it("refuses a compressed body with 415 and Accept-Encoding: identity", async () => {
+    const { raw, touched } = setup();
+    const response = await raw(CONNECT_A, { method: "POST", headers: { ...JSON_HEADERS, "content-encoding": "gzip" }, body: "{}" });
+    expect([response.status, response.headers.get("accept-encoding"), await response.json()]).toEqual([
+      415,
+      "identity",
+      connectError("unimplemented", "HTTP-3nc0", 'content encoding "gzip" is not supported; send the body uncompressed'),
+    ]);
+    expect(touched).toEqual([]);
+  });
+
+  it("refuses a Connect protocol version other than 1", async () => {
+    const { call, touched } = setup();
+    expect(await call(CONNECT_B, { method: "POST", headers: { ...JSON_HEADERS, "connect-protocol-version": "2" }, body: "{}" })).toEqual({
+      status: 400,
+      body: connectError("invalid_argument", "HTTP-v3rs", 'connect protocol version "2" is not supported; use 1'),
+    });
+    expect(touched).toEqual([]);
+  });
+});
+
+describe("bodies", () => {
+  it("refuses malformed JSON with 400 and code 3, in each style", async () => {
+    const { call, touched } = setup();
+    const init = { method: "POST", headers: JSON_HEADERS, body: '{"profile": ' };
+    expect([await call(REST_A, init), await call(CONNECT_A, init)]).toEqual([
+      { status: 400, body: restError(3, "HTTP-js0n", "request body is not valid UTF-8 JSON") },
+      { status: 400, body: connectError("invalid_argument", "HTTP-js0n", "request body is not valid UTF-8 JSON") },
+    ]);
+    expect(touched).toEqual([]);
+  });
+
+  it("refuses a body that is not UTF-8", async () => {
+    const { call, touched } = setup();
+    const latin1 = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]); // {"a":"é"} in Latin-1
+    expect(await call(REST_B, { method: "POST", headers: JSON_HEADERS, body: latin1 })).toEqual({
+      status: 400,
+      body: restError(3, "HTTP-js0n", "request body is not valid UTF-8 JSON"),
+    });
+    expect(touched).toEqual([]);
+  });
+
+  it("refuses a declared Content-Length over the limit with 413 before reading", async () => {
+    const { call, touched } = setup({ maxBodyBytes: 16 });
+    const body = JSON.stringify({ username: "seventeen-or-more" });
+    expect([await call(REST_A, { method: "POST", headers: JSON_HEADERS, body }), await call(CONNECT_B, { method: "POST", headers: JSON_HEADERS, body })]).toEqual([
+      { status: 413, body: restError(8, "HTTP-s1ze", "request body is larger than 16 bytes") },
+      { status: 413, body: connectError("resource_exhausted", "HTTP-s1ze", "request body is larger than 16 bytes") },
+    ]);
+    expect(touched).toEqual([]);
+  });
+
+  it("cuts a streamed body without Content-Length off at the limit and stops reading it", async () => {
+    const { call, touched } = setup({ maxBodyBytes: 1024 });
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode(" ".repeat(100)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const init = { method: "POST", headers: JSON_HEADERS, body: endless, duplex: "half" } as RequestInit;
+    expect(await call(REST_A, init)).toEqual({ status: 413, body: restError(8, "HTTP-s1ze", "request body is larger than 1024 bytes") });
+    // Eleven 100-byte chunks cross the limit; the stream may have queued one more ahead of the reader.
+    expect({ cancelled, pulledAtMost12: pulled <= 12 }).toEqual({ cancelled: true, pulledAtMost12: true });
+    expect(touched).toEqual([]);
+  });
+
+  it("reads a body of exactly the limit and refuses one byte more", async () => {
+    const body = JSON.stringify({ profile: { givenName: "Ada", familyName: "Lovelace" }, email: { email: "ada@acme.test", isVerified: true } });
+    const limit = new TextEncoder().encode(body).byteLength;
+    const ports = { storage: memoryStore({ organizations: [{ id: "org-1", domains: [] }] }), mailer: memoryMailer(), clock: fixedClock("2024-05-01T12:00:00Z") };
+    const handler = createFetchHandler(ports, { authenticate: () => ADMIN, maxBodyBytes: limit });
+    const post = (text: string): Promise<Response> => handler(new Request(`http://localhost${REST_A}`, { method: "POST", headers: JSON_HEADERS, body: text }));
+    const atLimit = await post(body);
+    const overLimit = await post(`${body} `);
+    expect([atLimit.status, overLimit.status, await overLimit.json()]).toEqual([
+      200,
+      413,
+      restError(8, "HTTP-s1ze", `request body is larger than ${limit} bytes`),
+    ]);
+  });
+});
+
+describe("authentication", () => {
+  it("answers 401 with code 16 when authenticate returns nothing, without reading the body", async () => {
+    const { call, touched } = setup({ authenticate: () => undefined });
+    expect([
+      await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: "{}" }),
+      await call(CONNECT_B, { method: "POST", headers: JSON_HEADERS, body: "not even JSON" }),
+    ]).toEqual([
+      { status: 401, body: restError(16, "HTTP-4uth", "authentication required") },
+      { status: 401, body: connectError("unauthenticated", "HTTP-4uth", "authentication required") },
+    ]);
+    expect(touched).toEqual([]);
+  });
+
+  it("answers 500 with code 13 and logs when authenticate throws", async () => {
+    const { call, touched, logged } = setup({
+      authenticate: () => {
+        throw new Error("token service down");
+      },
+    });
+    expect(await call(CONNECT_A, { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+      status: 500,
+      body: connectError("internal", "HTTP-1ntl", "internal error"),
+    });
+    expect({ touched, logged }).toEqual({ touched: [], logged: ["http: request failed"] });
+  });
+});

@@ -1,0 +1,30 @@
+import type { Logger, Mailer, Ports, Storage } from "../../src/index.js";
+
+export interface Tripwire {
+  readonly ports: Ports;
+  /** Every storage method and mailer call made, by name. */
+  readonly touched: string[];
+  /** Every `logger.error` message. */
+  readonly logged: string[];
+}
+
+/** Ports that record any use of storage or mail: a refused request must leave `touched` empty. */
+export function tripwirePorts(): Tripwire {
+  const touched: string[] = [];
+  const logged: string[] = [];
+  const storage = new Proxy({} as Storage, {
+    get: (_target, name) => () => {
+      touched.push(`storage.${String(name)}`);
+      return Promise.reject(new Error("tripwire storage"));
+    },
+  });
+  const mailer: Mailer = {
+    send: () => {
+      touched.push("mailer.send");
+      return Promise.reject(new Error("tripwire mailer"));
+    },
+  };
+  const logger: Logger = { warn: () => undefined, error: (message) => void logged.push(message) };
+  const ports: Ports = { storage, mailer, clock: { now: () => new Date("2024-05-01T12:00:00Z") }, logger };
+  return { ports, touched, logged };
+}
