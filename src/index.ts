@@ -12,4 +12,5 @@ export * from "./notifications/index.js";
 export { memoryStore, type MemoryStore, type MemoryStoreSeed } from "./adapters/memory/store.js";
 export { memoryMailer, type MemoryMailer, type MemoryMailerOptions } from "./adapters/memory/mailer.js";
 export { fixedClock, systemClock } from "./adapters/clocks.js";
+export * from "./adapters/smtp/index.js";
 export * from "./http/index.js";
