@@ -1,0 +1,51 @@
+// `npm start`: serves operations A and B over HTTP (REST and Connect) on node:http. Environment:
+// PORT (8080; 0 for any free port), HOST (127.0.0.1), DEMO_TOKEN (demo-token), PUBLIC_ORIGIN
+// (http://HOST:PORT), MAX_BODY_BYTES (1 MiB), and DATABASE_URL or PGLITE_DIR for durable storage
+// (see storage.ts). Mail is printed instead of sent.
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createFetchHandler, startNotificationWorker, systemClock, type NotificationWorker, type Ports } from "../../src/index.js";
+import { consoleMailer } from "./console-mailer.js";
+import { DEMO_ORGANIZATION, demoTokenAuthentication } from "./demo-auth.js";
+import { nodeListener } from "./node-listener.js";
+import { openStorage } from "./storage.js";
+
+const env = process.env;
+const port = Number(env["PORT"] ?? "8080");
+const host = env["HOST"] ?? "127.0.0.1";
+const token = env["DEMO_TOKEN"] ?? "demo-token";
+const maxBodyBytes = env["MAX_BODY_BYTES"] === undefined ? undefined : Number(env["MAX_BODY_BYTES"]);
+
+const opened = await openStorage(env, DEMO_ORGANIZATION);
+
+let worker: NotificationWorker | undefined;
+
+function serveOperations(origin: string): RequestListener {
+  const ports: Ports = { storage: opened.storage, mailer: consoleMailer(), clock: systemClock, config: { origin } };
+  // Retries failed deliveries, and sends what a stopped process left in a durable outbox.
+  worker = startNotificationWorker(ports);
+  const authenticate = demoTokenAuthentication(token);
+  return nodeListener(createFetchHandler(ports, { authenticate, origin, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) }));
+}
+
+const server = createServer();
+server.listen(port, host, () => {
+  // Built once bound, so that with PORT=0 the links carry the port actually given.
+  const { port: bound } = server.address() as AddressInfo;
+  const origin = env["PUBLIC_ORIGIN"] ?? `http://${host}:${bound}`;
+  server.on("request", serveOperations(origin));
+  console.log(`human-users example server listening on http://${host}:${bound} (storage ${opened.description}; send "Authorization: Bearer ${token}")`);
+});
+
+async function shutDown(): Promise<void> {
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeIdleConnections();
+  });
+  await worker?.stop();
+  await opened.close();
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void shutDown());
+}
