@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { isGlobalNumber, normalizePhoneNumber } from "../rules/phone-number.js";
+import { normalizeUsername } from "../rules/username.js";
 import type { UserDraft } from "../user-draft.js";
 import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
@@ -50,7 +51,8 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
   const plain = parsed.password ?? undefined;
   const hashed = parsed.hashedPassword?.value ?? undefined;
   return {
-    username: parsed.userName ?? email.email,
+    // A username taken from the email is stored like a given one: trimmed and in NFC.
+    username: parsed.userName ?? normalizeUsername(email.email),
     profile: {
       givenName: profile.firstName,
       familyName: profile.lastName,

@@ -1,0 +1,137 @@
+// Operation B fixtures: ports whose codes, ids, hashes and messages are all predictable, so that
+// bodies, events, outbox records and messages can be asserted whole.
+import { createHash, createHmac, pbkdf2Sync } from "node:crypto";
+import type { HumanUsersConfig, PasswordHasher, Ports, RandomSource, SmsMessage, SmsSender } from "../../../src/index.js";
+import { testKeys, testPorts, type TestPorts } from "./ports.js";
+
+export { ACME, GLOBEX, instanceAdmin, member, NOW, testKeys } from "./ports.js";
+
+/** The n-th id the counting generator hands out: id(1) is "100000000000000001". */
+export function id(n: number): string {
+  return String(100_000_000_000_000_000n + BigInt(n));
+}
+
+/**
+ * The k-th fill (from 0) sets every byte to k, so the k-th code drawn is the k-th character of its
+ * alphabet repeated: "AAAAAA", then "BBBBBB" (A-Z 0-9), or "cccccccccccc" (a-z A-Z 0-9) third.
+ */
+export function steppingRandom(): RandomSource {
+  let fills = 0;
+  return { fill: (bytes) => bytes.fill(fills++ % 36) };
+}
+
+/** A hasher that is instant and deterministic; its output never contains the password. */
+export const fakeHasher: PasswordHasher = {
+  name: "fake",
+  hash: (password) => Promise.resolve(fakeHash(password)),
+  isCurrent: () => true,
+};
+
+export function fakeHash(password: string): string {
+  return `$fake$${createHash("sha256").update(password).digest("base64")}`;
+}
+
+/** Host templates in English (the language of `und`) that show every value a message gets. */
+export const visibleMessages: NonNullable<HumanUsersConfig["messages"]> = {
+  en: {
+    "email.initialization": {
+      subject: "init {{username}}",
+      text: "{{displayName}}|{{username}}|{{recipient}}|{{code}}|{{link}}|{{validity}}|{{expiresAt}}",
+      html: "<p>{{code}}</p>",
+    },
+    "phone.verification": { text: "{{code}} for {{validity}}" },
+  },
+};
+
+export interface RecordingSms extends SmsSender {
+  readonly sent: SmsMessage[];
+}
+
+export function recordingSms(): RecordingSms {
+  const sent: SmsMessage[] = [];
+  return {
+    sent,
+    send: (message) => {
+      sent.push(message);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * The shared test ports with a stepping random source, the fake hasher and the visible messages;
+ * `config` members are merged over `{ messages: visibleMessages }`.
+ */
+export function importPorts(overrides: Partial<Ports> = {}, seed?: Parameters<typeof testPorts>[1]): TestPorts {
+  const config: HumanUsersConfig = { messages: visibleMessages, ...overrides.config };
+  return testPorts({ random: steppingRandom(), passwordHasher: fakeHasher, ...overrides, config }, seed);
+}
+
+/** How a code is stored: computed here independently of the library, with the test key. */
+export function storedCode(code: string): { algorithm: string; keyId: string; hash: string } {
+  const hash = createHmac("sha256", testKeys.codeHmacKey).update(code).digest("base64");
+  return { algorithm: "HMAC-SHA256", keyId: testKeys.keyId, hash };
+}
+
+/** A bcrypt hash (cost 4) of BCRYPT_PASSWORD, made with bcryptjs. */
+export const BCRYPT_HASH = "$2b$04$ld1s9PNHWmt4T9DPLxl5O.WmxNLFa.oELdYsIlBWGS/xp43NoQ4pm";
+export const BCRYPT_PASSWORD = "Correct-Horse-Battery-9";
+
+/** passlib's adapted base64: no padding, "." for "+". */
+function adaptedBase64(bytes: Buffer): string {
+  return bytes.toString("base64").replace(/=+$/, "").replace(/\+/g, ".");
+}
+
+/** A valid `$pbkdf2-sha256$` hash of BCRYPT_PASSWORD; 102 salt bytes and 1000 rounds give 200 characters. */
+export function pbkdf2Hash(rounds: number, saltBytes: number): string {
+  const salt = Buffer.alloc(saltBytes, 0x5a);
+  const digest = pbkdf2Sync(BCRYPT_PASSWORD, salt, rounds, 32, "sha256");
+  return `$pbkdf2-sha256$${rounds}$${adaptedBase64(salt)}$${adaptedBase64(digest)}`;
+}
+
+/** The smallest valid operation B request: unverified email, no password. */
+export function minimalImport(): Record<string, unknown> {
+  return { profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test" } };
+}
+
+/** `count` characters, each outside the Basic Multilingual Plane (two UTF-16 units each). */
+export function astral(count: number): string {
+  return "𝒜".repeat(count);
+}
+
+export interface InitMailFacts {
+  readonly id: string;
+  readonly userId: string;
+  readonly orgId: string;
+  readonly to: string;
+  readonly displayName: string;
+  readonly username: string;
+  readonly code: string;
+  readonly link: string;
+  /** RFC 3339, the notification's expiry (72 hours after NOW by default). */
+  readonly expiresAt: string;
+  readonly validity?: string;
+}
+
+/** The initialization mail the visible messages make from these facts. */
+export function initMail(facts: InitMailFacts) {
+  const { id, userId, orgId, to, displayName, username, code, link, expiresAt } = facts;
+  const validity = facts.validity ?? "72 hours";
+  return {
+    id,
+    kind: "email.initialization",
+    to,
+    subject: `init ${username}`,
+    text: [displayName, username, to, code, link, validity, expiresAt].join("|"),
+    html: `<p>${code}</p>`,
+    code,
+    link,
+    userId,
+    orgId,
+  };
+}
+
+/** The default initialization link. */
+export function initLink(origin: string, userId: string, code: string, orgId: string): string {
+  return `${origin}/ui/login/user/init?userID=${encodeURIComponent(userId)}&code=${code}&orgID=${encodeURIComponent(orgId)}`;
+}
