@@ -84,7 +84,7 @@ function isDue(record: NotificationRecord, now: Date): boolean {
 }
 
 /** The first of `claims` already in `held` or repeated within `claims` itself. */
-function firstConflict(claims: readonly UniqueClaim[], held: ReadonlySet<string>): UniqueClaim | undefined {
+function firstConflict(claims: readonly UniqueClaim[], held: ReadonlyMap<string, unknown>): UniqueClaim | undefined {
   const seen = new Set<string>();
   for (const claim of claims) {
     const key = claimKey(claim);
@@ -115,7 +115,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
 
   function appendUser(write: UserWrite): Promise<AppendOutcome> {
     // Everything is checked before anything is written, so a refused write leaves no trace.
-    const conflict = firstConflict(write.claims, new Set(claims.keys()));
+    const conflict = firstConflict(write.claims, claims);
     if (conflict !== undefined) return Promise.resolve({ ok: false, conflict: copyClaim(conflict) });
     const newEventKeys = write.events.map((event) => JSON.stringify([event.aggregateId, event.sequence]));
     if (newEventKeys.some((key) => eventKeys.has(key)) || new Set(newEventKeys).size !== newEventKeys.length) {
