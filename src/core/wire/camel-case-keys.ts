@@ -1,8 +1,8 @@
 import type { JsonValue } from "../json.js";
 
-/** `given_name` -> `givenName`, as protobuf JSON parsers accept. */
+/** `given_name` -> `givenName`, as protobuf JSON parsers accept; `__proto__` stays as it is. */
 export function snakeToCamel(name: string): string {
-  return name.includes("_") ? name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : name;
+  return name.includes("_") ? name.replace(/(?<=[A-Za-z0-9])_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : name;
 }
 
 /**
