@@ -1,13 +1,23 @@
 // Operation A over HTTP: requests per second and latency percentiles through the example server
 // (`npm start`'s, in its own process) from a keep-alive node:http client on loopback, beside the
-// same handler called in-process in this run. No password (so no hashing); codes are returned, so
+// same handler called in-process (the baseline) and the bare operation, in this run. No password (so no hashing); codes are returned, so
 // no mail. Bounded in time. Run with `npm run bench -- http`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createFetchHandler, memoryMailer, memoryStore, systemClock, type FetchHandler, type Requester } from "../src/index.js";
+import {
+  createFetchHandler,
+  createHumanUser,
+  httpStatus,
+  memoryMailer,
+  memoryStore,
+  systemClock,
+  type FetchHandler,
+  type Ports,
+  type Requester,
+} from "../src/index.js";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "5");
 const WARM_UP_SECONDS = 1;
@@ -59,14 +69,17 @@ async function measure(once: () => Promise<number>): Promise<Figures> {
   return drive(SECONDS, once);
 }
 
-function inProcessHandler(): FetchHandler {
-  const admin: Requester = { userId: "bench-admin", orgId: ORG_ID, instanceAdmin: true };
-  const ports = {
-    storage: memoryStore({ organizations: [{ id: ORG_ID, domains: [{ domain: "demo.localhost", verified: true }] }] }),
-    mailer: memoryMailer(),
-    clock: systemClock,
-  };
-  return createFetchHandler(ports, { authenticate: () => admin });
+const ADMIN: Requester = { userId: "bench-admin", orgId: ORG_ID, instanceAdmin: true };
+
+function freshPorts(): Ports {
+  const storage = memoryStore({ organizations: [{ id: ORG_ID, domains: [{ domain: "demo.localhost", verified: true }] }] });
+  return { storage, mailer: memoryMailer(), clock: systemClock };
+}
+
+/** The operation alone, to show what the handler adds. */
+async function callOperation(ports: Ports): Promise<number> {
+  const result = await createHumanUser(ports, JSON.parse(nextBody()) as unknown, { requester: ADMIN });
+  return result.isOk() ? 200 : httpStatus(result.error.code);
 }
 
 async function callInProcess(handler: FetchHandler): Promise<number> {
@@ -112,7 +125,9 @@ function row(name: string, figures: Figures): string {
   return `| ${name} | ${figures.requests} | ${figures.perSecond.toFixed(0)} | ${figures.p50Ms.toFixed(2)} | ${figures.p99Ms.toFixed(2)} |`;
 }
 
-const handler = inProcessHandler();
+const operationPorts = freshPorts();
+const direct = await measure(() => callOperation(operationPorts));
+const handler = createFetchHandler(freshPorts(), { authenticate: () => ADMIN });
 const inProcess = await measure(() => callInProcess(handler));
 
 const { child, port } = await startExampleServer();
@@ -122,9 +137,11 @@ try {
   console.log(`operation A without a password, ${CONCURRENCY} concurrent callers, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up\n`);
   console.log("| path | requests | requests/s | p50 ms | p99 ms |");
   console.log("|---|---:|---:|---:|---:|");
+  console.log(row("createHumanUser called directly", direct));
   console.log(row("handler in-process (baseline)", inProcess));
   console.log(row("example server over loopback HTTP/1.1", loopback));
-  console.log(`\nloopback / in-process: ${(loopback.perSecond / inProcess.perSecond).toFixed(2)}x the throughput, ${(loopback.p99Ms / inProcess.p99Ms).toFixed(2)}x the p99`);
+  console.log(`\nhandler / operation: ${(inProcess.perSecond / direct.perSecond).toFixed(2)}x the throughput`);
+  console.log(`loopback / in-process: ${(loopback.perSecond / inProcess.perSecond).toFixed(2)}x the throughput, ${(loopback.p99Ms / inProcess.p99Ms).toFixed(2)}x the p99`);
 } finally {
   agent.destroy();
   child.kill("SIGTERM");
