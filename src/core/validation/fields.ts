@@ -4,8 +4,9 @@ import type { Result } from "neverthrow";
 import * as v from "valibot";
 import { textProblem, type TextLimits } from "../rules/characters.js";
 
+// `null` means absent in protobuf JSON, so a required member that is null is missing, not mistyped.
 const typeMessage = (expected: string) => (issue: v.BaseIssue<unknown>) =>
-  issue.input === undefined ? "is required" : `must be ${expected}`;
+  issue.input === undefined || issue.input === null ? "is required" : `must be ${expected}`;
 
 /** A string within character limits. */
 export function text(limits: TextLimits) {
