@@ -364,3 +364,11 @@ describe("TOTP secret", () => {
     expect(events).toEqual([]);
   });
 });
+
+describe("default username", () => {
+  it("stores a username taken from the email in NFC, like a given one", async () => {
+    const payload = await addedPayload({ ...minimalCreate(), email: { email: "jose\u0301@acme.test" } });
+    expect(payload?.["userName"]).toBe("jos\u00e9@acme.test");
+    expect(payload?.["email"]).toBe("jose\u0301@acme.test");
+  });
+});

@@ -4,6 +4,7 @@ import type { FieldViolation } from "../errors/index.js";
 import { normalizePhoneNumber } from "../rules/phone-number.js";
 import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
+import { normalizeUsername } from "../rules/username.js";
 import type { CodeDelivery, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
@@ -99,7 +100,8 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
   const urlTemplate = email.sendCode?.urlTemplate ?? undefined;
   return {
     ...(parsed.userId != null ? { userId: parsed.userId } : {}),
-    username: parsed.username ?? email.email,
+    // A username taken from the email is stored like a given one: trimmed and in NFC.
+    username: parsed.username ?? normalizeUsername(email.email),
     profile: {
       givenName: profile.givenName,
       familyName: profile.familyName,
