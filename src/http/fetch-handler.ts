@@ -22,7 +22,7 @@ function problemResponse(dialect: Dialect, problem: HttpProblem): Response {
 }
 
 /** Refusals that need only the request line and headers, cheapest first. */
-function checkHeaders(request: Request, dialect: Dialect): HttpProblem | undefined {
+function refusalByHeaders(request: Request, dialect: Dialect): HttpProblem | undefined {
   if (request.method !== "POST") return problems.methodNotAllowed(request.method);
   const encoding = request.headers.get("content-encoding");
   if (!isIdentityEncoding(encoding)) return problems.unsupportedEncoding(encoding ?? "");
@@ -40,13 +40,24 @@ function operationContext(request: Request, requester: Requester, origin: string
   };
 }
 
+function logFailure(ports: Ports, path: string, cause: unknown): void {
+  try {
+    ports.logger?.error("http: request failed", { path, cause });
+  } catch {
+    // A failing logger must not turn an error answer into a rejected promise.
+  }
+}
+
 /**
  * Serves operations A and B over HTTP: REST on the reference server's paths and the Connect
  * protocol (unary, JSON) on its RPC paths. Uses only the Fetch API, so it runs on any runtime that
- * has it. Never throws: every failure is an error response.
+ * has it. The handler never rejects: every failure is an error response. Creating it throws a
+ * RangeError only for a `maxBodyBytes` that is not a whole number of bytes.
  */
 export function createFetchHandler(ports: Ports, options: FetchHandlerOptions): FetchHandler {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // A NaN or negative limit would silently read without bound: refuse the setting at start-up.
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError("maxBodyBytes must be a whole number of bytes, 0 or more");
 
   async function serve(request: Request, path: string): Promise<Response> {
     const route = ROUTES.get(path);
@@ -55,7 +66,7 @@ export function createFetchHandler(ports: Ports, options: FetchHandlerOptions): 
       return problemResponse(dialect, problems.unknownRoute(path, dialect === connectDialect));
     }
     const { dialect, operation } = route;
-    const refusal = checkHeaders(request, dialect);
+    const refusal = refusalByHeaders(request, dialect);
     if (refusal !== undefined) return problemResponse(dialect, refusal);
     const requester = await options.authenticate(request);
     if (requester === undefined) return problemResponse(dialect, problems.unauthenticated());
@@ -74,7 +85,7 @@ export function createFetchHandler(ports: Ports, options: FetchHandlerOptions): 
       return await serve(request, path);
     } catch (cause) {
       // Only a throwing `authenticate` (or a broken runtime) gets here; the operations never throw.
-      ports.logger?.error("http: request failed", { path, cause });
+      logFailure(ports, path, cause);
       return problemResponse(dialectForUnknownPath(path), problems.internal());
     }
   };

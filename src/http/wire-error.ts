@@ -28,18 +28,23 @@ function problem(status: number, code: WireCode, id: string, message: string, he
   return headers === undefined ? { status, error } : { status, error, headers };
 }
 
+/** A caller's value echoed in a message: quoted, and cut short so a huge header cannot bloat the answer. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
+}
+
 export const problems = {
   /** REST answers code 5 as the reference server's gateway does; Connect's word for 404 is `unimplemented`. */
   unknownRoute: (path: string, connectShaped: boolean): HttpProblem =>
-    problem(404, connectShaped ? 12 : 5, "HTTP-r0ut", `no operation at ${path}`),
+    problem(404, connectShaped ? 12 : 5, "HTTP-r0ut", `no operation at ${quoted(path)}`),
   methodNotAllowed: (method: string): HttpProblem =>
-    problem(405, 12, "HTTP-m3th", `method ${method} is not allowed here; use POST`, { allow: "POST" }),
+    problem(405, 12, "HTTP-m3th", `method ${quoted(method)} is not allowed here; use POST`, { allow: "POST" }),
   unsupportedMediaType: (contentType: string | null): HttpProblem =>
-    problem(415, 3, "HTTP-m3d1", `content type ${contentType === null ? "(none)" : JSON.stringify(contentType)} is not supported; send application/json`),
+    problem(415, 3, "HTTP-m3d1", `content type ${contentType === null ? "(none)" : quoted(contentType)} is not supported; send application/json`),
   unsupportedEncoding: (encoding: string): HttpProblem =>
-    problem(415, 12, "HTTP-3nc0", `content encoding ${JSON.stringify(encoding)} is not supported; send the body uncompressed`, { "accept-encoding": "identity" }),
+    problem(415, 12, "HTTP-3nc0", `content encoding ${quoted(encoding)} is not supported; send the body uncompressed`, { "accept-encoding": "identity" }),
   protocolVersion: (version: string): HttpProblem =>
-    problem(400, 3, "HTTP-v3rs", `connect protocol version ${JSON.stringify(version)} is not supported; use 1`),
+    problem(400, 3, "HTTP-v3rs", `connect protocol version ${quoted(version)} is not supported; use 1`),
   bodyTooLarge: (limit: number): HttpProblem =>
     problem(413, 8, "HTTP-s1ze", `request body is larger than ${limit} bytes`),
   unreadableBody: (): HttpProblem => problem(400, 3, "HTTP-r34d", "request body could not be read"),

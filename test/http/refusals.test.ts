@@ -33,7 +33,7 @@ describe("routes and methods", () => {
     const { call, touched } = setup();
     expect(await call("/v2/users", { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
       status: 404,
-      body: restError(5, "HTTP-r0ut", "no operation at /v2/users"),
+      body: restError(5, "HTTP-r0ut", 'no operation at "/v2/users"'),
     });
     expect(touched).toEqual([]);
   });
@@ -43,9 +43,18 @@ describe("routes and methods", () => {
     const path = "/zitadel.user.v2.UserService/DeleteUser";
     expect(await call(path, { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
       status: 404,
-      body: connectError("unimplemented", "HTTP-r0ut", `no operation at ${path}`),
+      body: connectError("unimplemented", "HTTP-r0ut", `no operation at "${path}"`),
     });
     expect(touched).toEqual([]);
+  });
+
+  it("quotes an echoed path and cuts it at 100 characters", async () => {
+    const { call } = setup();
+    const path = `/${"a".repeat(150)}`;
+    expect(await call(path, { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+      status: 404,
+      body: restError(5, "HTTP-r0ut", `no operation at "${path.slice(0, 100)}..."`),
+    });
   });
 
   it("answers another method with 405 and Allow: POST, in each style", async () => {
@@ -55,12 +64,12 @@ describe("routes and methods", () => {
     expect([rest.status, rest.headers.get("allow"), await rest.json()]).toEqual([
       405,
       "POST",
-      restError(12, "HTTP-m3th", "method GET is not allowed here; use POST"),
+      restError(12, "HTTP-m3th", 'method "GET" is not allowed here; use POST'),
     ]);
     expect([connect.status, connect.headers.get("allow"), await connect.json()]).toEqual([
       405,
       "POST",
-      connectError("unimplemented", "HTTP-m3th", "method PUT is not allowed here; use POST"),
+      connectError("unimplemented", "HTTP-m3th", 'method "PUT" is not allowed here; use POST'),
     ]);
     expect(touched).toEqual([]);
   });
@@ -207,5 +216,36 @@ describe("authentication", () => {
       body: connectError("internal", "HTTP-1ntl", "internal error"),
     });
     expect({ touched, logged }).toEqual({ touched: [], logged: ["http: request failed"] });
+  });
+
+  it("still answers 500 when the logger throws too", async () => {
+    const tripwire = tripwirePorts();
+    const logger = {
+      warn: () => undefined,
+      error: () => {
+        throw new Error("log sink down");
+      },
+    };
+    const authenticate = (): never => {
+      throw new Error("token service down");
+    };
+    const handler = createFetchHandler({ ...tripwire.ports, logger }, { authenticate });
+    const response = await handler(new Request(`http://localhost${REST_A}`, { method: "POST", headers: JSON_HEADERS, body: "{}" }));
+    expect([response.status, await response.json()]).toEqual([500, restError(13, "HTTP-1ntl", "internal error")]);
+  });
+});
+
+describe("options", () => {
+  it("refuses a body limit that is not a whole number of bytes when the handler is created", () => {
+    const { ports } = tripwirePorts();
+    const attempts = [Number.NaN, -1, 1.5].map((maxBodyBytes) => {
+      try {
+        createFetchHandler(ports, { authenticate: () => ADMIN, maxBodyBytes });
+        return "created";
+      } catch (error) {
+        return error instanceof RangeError ? error.message : "other error";
+      }
+    });
+    expect(attempts).toEqual(Array(3).fill("maxBodyBytes must be a whole number of bytes, 0 or more"));
   });
 });
