@@ -1,9 +1,9 @@
 // A dot-atom local part (RFC 5322 atext) and a domain of letter-digit-hyphen labels, at least two.
 // Display names ("Ann <ann@example.com>"), quoted local parts, comments and IP literals are refused:
 // an address here is something a user types into a sign-up form.
-const ATEXT = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]";
+const ATEXT = "[\\p{L}\\p{M}\\p{N}!#$%&'*+/=?^_`{|}~-]";
 const LOCAL_PART = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*$`, "u");
-const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
 
 /** True for a plain address such as `ann.lee+news@example.co.uk`. */
 export function isEmailAddress(address: string): boolean {
