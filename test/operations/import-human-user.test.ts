@@ -3,6 +3,7 @@ import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { defaultPasswordHasher, importHumanUser, verifyPassword } from "../../src/index.js";
 import {
+  addedPayload,
   BCRYPT_HASH,
   BCRYPT_PASSWORD,
   fakeHash,
@@ -19,20 +20,6 @@ import {
 const context = { requester: member };
 const IN_72_HOURS = "2026-03-07T05:06:07Z";
 const details = (sequence: string) => ({ sequence, creationDate: NOW, changeDate: NOW, resourceOwner: "acme" });
-
-/** The user.human.added payload of the minimal request, with `changes` over it. */
-function addedPayload(changes: Record<string, unknown> = {}) {
-  return {
-    userName: "ann@acme.test",
-    firstName: "Ann",
-    lastName: "Lee",
-    displayName: "Ann Lee",
-    preferredLanguage: "und",
-    gender: "GENDER_UNSPECIFIED",
-    email: "ann@acme.test",
-    ...changes,
-  };
-}
 
 function event(sequence: number, type: string, payload: Record<string, unknown>) {
   return { type, aggregateId: id(1), orgId: "acme", sequence, createdAt: NOW, payload };

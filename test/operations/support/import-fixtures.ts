@@ -135,3 +135,34 @@ export function initMail(facts: InitMailFacts) {
 export function initLink(origin: string, userId: string, code: string, orgId: string): string {
   return `${origin}/ui/login/user/init?userID=${encodeURIComponent(userId)}&code=${code}&orgID=${encodeURIComponent(orgId)}`;
 }
+
+/** The user.human.added payload of `minimalImport()`, with `changes` over it. */
+export function addedPayload(changes: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    userName: "ann@acme.test",
+    firstName: "Ann",
+    lastName: "Lee",
+    displayName: "Ann Lee",
+    preferredLanguage: "und",
+    gender: "GENDER_UNSPECIFIED",
+    email: "ann@acme.test",
+    ...changes,
+  };
+}
+
+/** An error body without field violations. */
+export function errorBody(code: number, id: string, message: string) {
+  return { code, message, details: [{ "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id, message }] };
+}
+
+/** The code-3 body of a validation failure: `message` as the contract words it, then every violation. */
+export function invalidBody(message: string, violations: readonly (readonly [field: string, description: string])[], errorId = "USER-1nv4") {
+  const { details } = errorBody(3, errorId, message);
+  const fieldViolations = violations.map(([field, description]) => ({ field, description }));
+  return { code: 3, message, details: [...details, { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations }] };
+}
+
+/** The code-3 body of a single violation. */
+export function refused(field: string, description: string, errorId?: string) {
+  return invalidBody(`${field}: ${description}`, [[field, description]], errorId);
+}
