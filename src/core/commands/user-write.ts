@@ -138,8 +138,10 @@ export async function planUserWrite(ports: ResolvedPorts, input: WriteInput): Pr
     const code = issue("passwordless");
     const codeId = ports.ids.next();
     events.push({ type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...code.stored } });
-    const query = new URLSearchParams({ userID: userId, orgID: organization.id, codeID: codeId, code: code.plain });
-    planned.passwordlessLink = { link: `${input.origin}/ui/login/login/passwordless/init?${query.toString()}`, lifetimeSeconds: code.lifetimeSeconds };
+    // Percent-encoded as URL templates are (a space is %20, not the form encoding's +).
+    const values = { userID: userId, orgID: organization.id, codeID: codeId, code: code.plain };
+    const query = Object.entries(values).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
+    planned.passwordlessLink = { link: `${input.origin}/ui/login/login/passwordless/init?${query}`, lifetimeSeconds: code.lifetimeSeconds };
   }
 
   const write: UserWrite = {
