@@ -114,7 +114,7 @@ export interface NotificationRecord extends PendingNotification {
   readonly lastError?: string;
 }
 
-/** Everything a store holds, for tests and inspection; each list in writing order. */
+/** Everything a store holds, for tests and inspection: events and notifications in writing order, claims in any order. */
 export interface StorageSnapshot {
   readonly events: readonly StoredEvent[];
   readonly claims: readonly UniqueClaim[];

@@ -48,6 +48,19 @@ function byId(notifications: readonly PendingNotification[]): PendingNotificatio
   return [...notifications].sort((a, b) => a.id.localeCompare(b.id));
 }
 
+function claimText(claim: UniqueClaim): string {
+  return JSON.stringify([claim.kind, claim.scope, claim.key]);
+}
+
+function sortClaims(claims: readonly UniqueClaim[] | undefined): UniqueClaim[] {
+  return [...(claims ?? [])].sort((a, b) => claimText(a).localeCompare(claimText(b)));
+}
+
+/** Stores may keep a write's claims in any order (SQL stores insert them in lock order). */
+function inAnyClaimOrder(snapshot: StorageSnapshot): StorageSnapshot {
+  return { ...snapshot, claims: sortClaims(snapshot.claims) };
+}
+
 function pending(id: string, userId: string, index: number, attempts = 0): PendingNotification {
   const notification = notificationOf(userId, "org-a", index);
   expect(notification.id).toBe(id);
@@ -113,19 +126,19 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       it("writes every event, claim and notification of one user", withStore(async ({ storage, snapshot }) => {
         const write = userWrite("u1", { events: 3, notifications: 2 });
         expect(await storage.appendUser(write)).toEqual({ ok: true });
-        expect(await snapshot()).toEqual({
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: write.events,
-          claims: write.claims,
+          claims: sortClaims(write.claims),
           notifications: write.notifications.map(pendingRecord),
         });
       }));
 
       it("refuses a write holding a taken claim, names that claim, and writes nothing of it", withStore(async ({ storage, snapshot }) => {
         await storage.appendUser(userWrite("u1"));
-        const before = await snapshot();
+        const before = inAnyClaimOrder(await snapshot());
         const loser = userWrite("u2", { claims: [usernameClaim("fresh-name"), usernameClaim("u1-name")], events: 3, notifications: 2 });
         expect(await storage.appendUser(loser)).toEqual({ ok: false, conflict: usernameClaim("u1-name") });
-        expect(await snapshot()).toEqual(before);
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
         expect(await storage.loadEvents("u2")).toEqual([]);
         expect(await storage.findHeldClaims([usernameClaim("fresh-name"), userIdClaim("u2")])).toEqual([]);
         expect(await lease(storage, 0, 100, ["u2-n0", "u2-n1"])).toEqual([]);
@@ -134,7 +147,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       it("refuses a write that holds one claim twice, writing nothing", withStore(async ({ storage, snapshot }) => {
         const write = userWrite("u1", { claims: [usernameClaim("twice"), usernameClaim("twice")] });
         expect(await storage.appendUser(write)).toEqual({ ok: false, conflict: usernameClaim("twice") });
-        expect(await snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+        expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
       }));
 
       it("keeps claims apart by kind and by scope", withStore(async ({ storage, snapshot }) => {
@@ -146,7 +159,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.appendUser(otherScope)).toEqual({ ok: true });
         expect(await storage.appendUser(otherKind)).toEqual({ ok: true });
         expect(await storage.appendUser(sameAll)).toEqual({ ok: false, conflict: usernameClaim("same", "org-a") });
-        expect((await snapshot()).claims).toEqual([...first.claims, ...otherScope.claims, ...otherKind.claims]);
+        expect(inAnyClaimOrder(await snapshot()).claims).toEqual(sortClaims([...first.claims, ...otherScope.claims, ...otherKind.claims]));
       }));
 
       it("compares claim keys exactly: case, accents and Unicode forms are the core's business", withStore(async ({ storage }) => {
@@ -176,9 +189,9 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         const losers = outcomes.filter((outcome) => !outcome.ok);
         expect(losers).toEqual(Array.from({ length: racers - 1 }, () => ({ ok: false, conflict: usernameClaim("contested") })));
         const winner = writes[winners[0] ?? -1];
-        expect(await snapshot()).toEqual({
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: winner?.events,
-          claims: winner?.claims,
+          claims: sortClaims(winner?.claims),
           notifications: winner?.notifications.map(pendingRecord),
         });
       }));
@@ -211,7 +224,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         const write = userWrite("u1", { notifications: 2 });
         await storage.appendUser(write);
         expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
-        expect((await snapshot()).notifications).toEqual(
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual(
           write.notifications.map((notification) => ({ ...pendingRecord(notification), leasedUntil: at(LEASE_MS).toISOString() })),
         );
       }));
@@ -252,7 +265,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.appendUser(write);
         await lease(storage, 0);
         await storage.markNotificationDelivered("u1-n0", at(1_000));
-        expect((await snapshot()).notifications).toEqual([
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "delivered", deliveredAt: at(1_000).toISOString() },
         ]);
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
@@ -263,9 +276,9 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.appendUser(userWrite("u1"));
         await lease(storage, 0);
         await storage.markNotificationDelivered("u1-n0", at(1_000));
-        const delivered = await snapshot();
+        const delivered = inAnyClaimOrder(await snapshot());
         await storage.markNotificationFailed("u1-n0", { at: at(2_000), error: "late", retryAt: at(3_000) });
-        expect(await snapshot()).toEqual(delivered);
+        expect(inAnyClaimOrder(await snapshot())).toEqual(delivered);
         expect(await lease(storage, 10_000)).toEqual([]);
       }));
 
@@ -274,7 +287,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.appendUser(write);
         await lease(storage, 0);
         await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "smtp 451", retryAt: at(30_000) });
-        expect((await snapshot()).notifications).toEqual([
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(1_000).toISOString(), lastError: "smtp 451", retryAt: at(30_000).toISOString() },
         ]);
         expect(await lease(storage, 29_999)).toEqual([]);
@@ -297,19 +310,19 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await lease(storage, 0);
         await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "mailbox unknown" });
         const dead = { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "dead", attempts: 1, failedAt: at(1_000).toISOString(), lastError: "mailbox unknown" };
-        expect((await snapshot()).notifications).toEqual([dead]);
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
         expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
         await storage.markNotificationDelivered("u1-n0", at(2_000));
-        expect((await snapshot()).notifications).toEqual([dead]);
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
       }));
 
       it("ignores reports about unknown notifications", withStore(async ({ storage, snapshot }) => {
         await storage.appendUser(userWrite("u1"));
-        const before = await snapshot();
+        const before = inAnyClaimOrder(await snapshot());
         await storage.markNotificationDelivered("missing", T0);
         await storage.markNotificationFailed("missing", { at: T0, error: "x", retryAt: T0 });
-        expect(await snapshot()).toEqual(before);
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
       }));
     });
   });

@@ -1,0 +1,62 @@
+import { withStorageErrors } from "../postgres/connection-failure.js";
+import { runMigrations, type MigrationReport } from "../postgres/migrate.js";
+import type { SqlDatabase, SqlTransaction } from "../postgres/sql-database.js";
+import { sqlStore, type SqlStore } from "../postgres/sql-store.js";
+
+// The parts of a PGlite instance the adapter uses, described structurally so that the package
+// needs no runtime import of `@electric-sql/pglite`.
+interface PgliteResult {
+  readonly rows: readonly unknown[];
+}
+
+export interface PgliteTransactionLike {
+  query(text: string, params?: unknown[]): Promise<PgliteResult>;
+  exec(script: string): Promise<unknown>;
+  rollback(): Promise<void>;
+}
+
+export interface PgliteLike {
+  query(text: string, params?: unknown[]): Promise<PgliteResult>;
+  exec(script: string): Promise<unknown>;
+  transaction<T>(body: (tx: PgliteTransactionLike) => Promise<T>): Promise<T>;
+}
+
+export interface PgliteStoreOptions {
+  /** A `PGlite` instance, e.g. `new PGlite("./data/users")` for a durable folder. The host owns it and closes it. */
+  readonly db: PgliteLike;
+}
+
+function pgliteDatabase(db: PgliteLike): SqlDatabase {
+  return {
+    query: (text, params = []) => withStorageErrors(() => db.query(text, [...params])),
+    exec: async (script) => {
+      await withStorageErrors(() => db.exec(script));
+    },
+    transaction: (body) =>
+      withStorageErrors(() =>
+        db.transaction((tx) => {
+          const session: SqlTransaction = {
+            query: (text, params = []) => tx.query(text, [...params]),
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+            rollback: () => tx.rollback(),
+          };
+          return body(session);
+        }),
+      ),
+  };
+}
+
+/**
+ * A `Storage` on PGlite (PostgreSQL compiled to WebAssembly, in process), with the same SQL as
+ * `postgresStore`: durable in a folder without a database server. Run `migratePglite(db)` once before use.
+ */
+export function pgliteStore(options: PgliteStoreOptions): SqlStore {
+  return sqlStore(pgliteDatabase(options.db));
+}
+
+/** Creates or updates the tables in the PGlite database; safe to run again. */
+export function migratePglite(db: PgliteLike): Promise<MigrationReport> {
+  return runMigrations(pgliteDatabase(db));
+}

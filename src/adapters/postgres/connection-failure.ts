@@ -1,0 +1,45 @@
+import { StorageUnavailableError } from "../../ports/storage.js";
+
+// Socket errors: the server is not there, went away, or did not answer in time.
+const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+
+// SQLSTATEs meaning "no usable server": class 08 (connection exception), 57P01..57P03 (the backend
+// was terminated, the server crashed or is starting), 53300 (too many connections).
+function isUnavailableSqlState(code: string): boolean {
+  return code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300";
+}
+
+// What `pg` says when a connection ends or a pool cannot hand one out; these errors carry no code.
+const driverMessages = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /query read timeout/i,
+  /client has encountered a connection error/i,
+  /not queryable/i,
+  /cannot use a pool after calling end/i,
+  /pglite is closed/i,
+];
+
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof StorageUnavailableError) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (socketCodes.has(code) || isUnavailableSqlState(code))) return true;
+  if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
+  return driverMessages.some((pattern) => pattern.test(error.message));
+}
+
+/** The error to reject with: a `StorageUnavailableError` (cause kept) for connection failures, else `error` itself. */
+export function storageError(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError || !isConnectionFailure(error)) return error;
+  return new StorageUnavailableError("the database cannot be reached", { cause: error });
+}
+
+/** Runs `work`, rejecting with `storageError` of whatever it rejects with. */
+export async function withStorageErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw storageError(error);
+  }
+}

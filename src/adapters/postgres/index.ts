@@ -1,0 +1,6 @@
+export { postgresStore, migrate } from "./postgres-store.js";
+export type { PgClientLike, PgPoolLike, PostgresStoreOptions } from "./postgres-store.js";
+export type { SqlStore } from "./sql-store.js";
+export type { MigrationReport } from "./migrate.js";
+export { migrations, migrationFileName } from "./migrations.js";
+export type { Migration } from "./migrations.js";

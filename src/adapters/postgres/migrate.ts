@@ -1,0 +1,33 @@
+import type { SqlDatabase } from "./sql-database.js";
+import { migrations as shippedMigrations, type Migration } from "./migrations.js";
+
+export interface MigrationReport {
+  /** Versions applied by this call, in order; empty when the schema was already current. */
+  readonly applied: readonly number[];
+}
+
+/**
+ * Applies the migrations the database lacks, all in one transaction, recording each version in
+ * `human_users_schema_migrations`. Safe to run twice and from several processes at once: an advisory
+ * lock per schema makes concurrent callers wait, and the later ones find nothing left to do.
+ */
+export async function runMigrations(db: SqlDatabase, migrations: readonly Migration[] = shippedMigrations): Promise<MigrationReport> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), '')))");
+    await tx.exec(`CREATE TABLE IF NOT EXISTS human_users_schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = await tx.query("SELECT version FROM human_users_schema_migrations");
+    const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (doneVersions.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO human_users_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+      applied.push(migration.version);
+    }
+    return { applied };
+  });
+}

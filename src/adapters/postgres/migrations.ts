@@ -1,0 +1,92 @@
+/**
+ * The schema, as versioned plain SQL. `migrate()` applies the versions a database lacks; the build
+ * also writes each one to `dist/sql/<version>_<name>.sql` for hosts that run their own migration
+ * tool. Released versions are never edited: a change is a new version.
+ *
+ * Tables carry a `human_users_` prefix so they can share a schema with the host's own; to keep them
+ * apart, point the connection's `search_path` at a schema of their own.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const initial = `
+CREATE TABLE human_users_organizations (
+  id text PRIMARY KEY,
+  policy jsonb
+);
+
+CREATE TABLE human_users_organization_domains (
+  org_id text NOT NULL REFERENCES human_users_organizations (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  domain text NOT NULL,
+  verified boolean NOT NULL,
+  PRIMARY KEY (org_id, position)
+);
+CREATE UNIQUE INDEX human_users_organization_domains_name ON human_users_organization_domains (org_id, lower(domain));
+-- A verified domain belongs to one organization, so the lookup by domain has one answer.
+CREATE UNIQUE INDEX human_users_verified_domains ON human_users_organization_domains (lower(domain)) WHERE verified;
+
+CREATE TABLE human_users_identity_providers (
+  id text PRIMARY KEY,
+  -- NULL: configured for the whole instance.
+  org_id text REFERENCES human_users_organizations (id) ON DELETE CASCADE
+);
+
+CREATE TABLE human_users_events (
+  position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  aggregate_id text NOT NULL,
+  sequence integer NOT NULL,
+  type text NOT NULL,
+  org_id text NOT NULL,
+  created_at timestamptz NOT NULL,
+  payload jsonb NOT NULL,
+  CONSTRAINT human_users_events_user_sequence UNIQUE (aggregate_id, sequence)
+);
+
+-- Keys arrive normalized by the library and are compared byte for byte (collation "C"), whatever
+-- the database's default collation.
+CREATE TABLE human_users_claims (
+  kind text NOT NULL,
+  scope text COLLATE "C" NOT NULL,
+  key text COLLATE "C" NOT NULL,
+  user_id text NOT NULL,
+  position bigint GENERATED ALWAYS AS IDENTITY,
+  CONSTRAINT human_users_claims_unique PRIMARY KEY (kind, scope, key)
+);
+
+CREATE TABLE human_users_outbox (
+  position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  kind text NOT NULL,
+  user_id text NOT NULL,
+  org_id text NOT NULL,
+  recipient text NOT NULL,
+  -- The plain code and link live only until delivery (or death), then they are set to ''.
+  code text NOT NULL,
+  link text NOT NULL,
+  locale text NOT NULL,
+  display_name text NOT NULL,
+  username text NOT NULL,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+  attempts integer NOT NULL DEFAULT 0,
+  leased_until timestamptz,
+  retry_at timestamptz,
+  delivered_at timestamptz,
+  failed_at timestamptz,
+  last_error text
+);
+-- Workers scan only what may still be sent.
+CREATE INDEX human_users_outbox_pending ON human_users_outbox (position) WHERE state = 'pending';
+`;
+
+export const migrations: readonly Migration[] = [{ version: 1, name: "initial", sql: initial }];
+
+/** The file name a migration is shipped under, e.g. `0001_initial.sql`. */
+export function migrationFileName(migration: Migration): string {
+  return `${String(migration.version).padStart(4, "0")}_${migration.name}.sql`;
+}

@@ -1,0 +1,132 @@
+// Rows as the statements in statements.ts select them, and their mapping to the port's types.
+// The casts from `unknown` happen here only: the SQL fixes each row's shape.
+import type { JsonObject } from "../../core/json.js";
+import type {
+  ClaimKind,
+  DeliveryState,
+  EventType,
+  IdentityProvider,
+  NotificationKind,
+  NotificationRecord,
+  Organization,
+  OrganizationDomain,
+  OrganizationPolicy,
+  PendingNotification,
+  StoredEvent,
+  UniqueClaim,
+} from "../../ports/storage.js";
+
+interface ClaimRow {
+  readonly kind: ClaimKind;
+  readonly scope: string;
+  readonly key: string;
+}
+
+interface EventRow {
+  readonly type: EventType;
+  readonly aggregate_id: string;
+  readonly org_id: string;
+  readonly sequence: number;
+  readonly created_at: string;
+  readonly payload: string;
+}
+
+interface OutboxRow {
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly user_id: string;
+  readonly org_id: string;
+  readonly recipient: string;
+  readonly code: string;
+  readonly link: string;
+  readonly locale: string;
+  readonly display_name: string;
+  readonly username: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly attempts: number;
+  readonly state: DeliveryState;
+  readonly leased_until: string | null;
+  readonly retry_at: string | null;
+  readonly delivered_at: string | null;
+  readonly failed_at: string | null;
+  readonly last_error: string | null;
+}
+
+interface OrganizationRow {
+  readonly id: string;
+  readonly policy: string | null;
+  readonly domains: string;
+}
+
+interface IdentityProviderRow {
+  readonly id: string;
+  readonly org_id: string | null;
+}
+
+export function toClaim(row: unknown): UniqueClaim {
+  const { kind, scope, key } = row as ClaimRow;
+  return { kind, scope, key };
+}
+
+export function toEvent(row: unknown): StoredEvent {
+  const event = row as EventRow;
+  return {
+    type: event.type,
+    aggregateId: event.aggregate_id,
+    orgId: event.org_id,
+    sequence: event.sequence,
+    createdAt: event.created_at,
+    payload: JSON.parse(event.payload) as JsonObject,
+  };
+}
+
+export function toPending(row: unknown): PendingNotification {
+  const outbox = row as OutboxRow;
+  return {
+    id: outbox.id,
+    kind: outbox.kind,
+    userId: outbox.user_id,
+    orgId: outbox.org_id,
+    recipient: outbox.recipient,
+    code: outbox.code,
+    link: outbox.link,
+    locale: outbox.locale,
+    displayName: outbox.display_name,
+    username: outbox.username,
+    createdAt: outbox.created_at,
+    expiresAt: outbox.expires_at,
+    attempts: outbox.attempts,
+  };
+}
+
+/** `{ [name]: value }` when the column is set, `{}` when it is NULL (optional members stay absent). */
+function optional<K extends string>(name: K, value: string | null): { readonly [P in K]?: string } {
+  return value === null ? {} : ({ [name]: value } as { readonly [P in K]: string });
+}
+
+export function toRecord(row: unknown): NotificationRecord {
+  const outbox = row as OutboxRow;
+  return {
+    ...toPending(row),
+    state: outbox.state,
+    ...optional("leasedUntil", outbox.leased_until),
+    ...optional("retryAt", outbox.retry_at),
+    ...optional("deliveredAt", outbox.delivered_at),
+    ...optional("failedAt", outbox.failed_at),
+    ...optional("lastError", outbox.last_error),
+  };
+}
+
+export function toOrganization(row: unknown): Organization {
+  const organization = row as OrganizationRow;
+  const domains = JSON.parse(organization.domains) as OrganizationDomain[];
+  return organization.policy === null
+    ? { id: organization.id, domains }
+    : { id: organization.id, domains, policy: JSON.parse(organization.policy) as OrganizationPolicy };
+}
+
+export function toIdentityProvider(row: unknown): IdentityProvider {
+  const provider = row as IdentityProviderRow;
+  return provider.org_id === null ? { id: provider.id } : { id: provider.id, orgId: provider.org_id };
+}

@@ -1,0 +1,118 @@
+// The SQL the store runs. Values travel as JSON documents expanded by json_to_recordset, so one
+// parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way. Times
+// come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
+// has installed.
+
+/** `column` as RFC 3339 UTC with milliseconds. */
+function iso(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * Claims first: `ON CONFLICT DO NOTHING` returns only the claims this write won (waiting for a
+ * racing writer to finish first). Events and notifications are written only when every claim was
+ * won; otherwise the caller rolls the transaction back, which also drops the claims won.
+ * $1 claims, $2 events, $3 notifications (JSON arrays), $4 the user id.
+ */
+export const appendUserSql = `
+WITH claimed AS (
+  INSERT INTO human_users_claims (kind, scope, key, user_id)
+  SELECT c.kind, c.scope, c.key, $4 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
+  ON CONFLICT DO NOTHING
+  RETURNING kind, scope, key
+), complete AS (
+  SELECT count(*) = json_array_length($1::json) AS ok FROM claimed
+), events AS (
+  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
+  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
+  FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
+  WHERE (SELECT ok FROM complete)
+), notifications AS (
+  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
+  FROM json_to_recordset($3::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
+    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
+  WHERE (SELECT ok FROM complete)
+)
+SELECT kind, scope, key FROM claimed`;
+
+export const heldClaimsSql = `
+SELECT c.kind, c.scope, c.key
+FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
+JOIN human_users_claims h ON h.kind = c.kind AND h.scope = c.scope AND h.key = c.key`;
+
+const eventColumns = `type, aggregate_id, org_id, sequence, ${iso("created_at")} AS created_at, payload::text AS payload`;
+
+export const loadEventsSql = `SELECT ${eventColumns} FROM human_users_events WHERE aggregate_id = $1 ORDER BY sequence`;
+
+const outboxColumns = `id, kind, user_id, org_id, recipient, code, link, locale, display_name, username,
+  ${iso("created_at")} AS created_at, ${iso("expires_at")} AS expires_at, attempts, state,
+  ${iso("leased_until")} AS leased_until, ${iso("retry_at")} AS retry_at, ${iso("delivered_at")} AS delivered_at,
+  ${iso("failed_at")} AS failed_at, last_error`;
+
+/**
+ * Due: pending, not leased (or the lease is over), not waiting for a retry. `SKIP LOCKED` lets
+ * parallel workers each take different rows instead of waiting for or doubling each other.
+ * $1 now, $2 lease end, $3 limit, $4 ids (JSON array) or NULL for any.
+ */
+export const leaseSql = `
+UPDATE human_users_outbox AS o SET leased_until = $2::timestamptz
+FROM (
+  SELECT position FROM human_users_outbox
+  WHERE state = 'pending'
+    AND (leased_until IS NULL OR leased_until <= $1::timestamptz)
+    AND (retry_at IS NULL OR retry_at <= $1::timestamptz)
+    AND ($4::json IS NULL OR id IN (SELECT json_array_elements_text($4::json)))
+  ORDER BY position
+  LIMIT $3
+  FOR UPDATE SKIP LOCKED
+) AS due
+WHERE o.position = due.position
+-- Unqualified names are o's: the subquery yields only "position".
+RETURNING ${outboxColumns}`;
+
+export const deliveredSql = `
+UPDATE human_users_outbox
+SET state = 'delivered', code = '', link = '', delivered_at = $2::timestamptz, leased_until = NULL, retry_at = NULL
+WHERE id = $1 AND state = 'pending'`;
+
+/** Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery. */
+export const failedSql = `
+UPDATE human_users_outbox
+SET attempts = attempts + 1, failed_at = $2::timestamptz, last_error = $3, leased_until = NULL,
+  retry_at = $4::timestamptz,
+  state = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
+  code = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE code END,
+  link = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE link END
+WHERE id = $1 AND state = 'pending'`;
+
+const organizationColumns = `o.id, o.policy::text AS policy,
+  coalesce((SELECT json_agg(json_build_object('domain', d.domain, 'verified', d.verified) ORDER BY d.position)
+    FROM human_users_organization_domains d WHERE d.org_id = o.id), '[]'::json)::text AS domains`;
+
+export const organizationByIdSql = `SELECT ${organizationColumns} FROM human_users_organizations o WHERE o.id = $1`;
+
+export const organizationByDomainSql = `
+SELECT ${organizationColumns} FROM human_users_organizations o
+WHERE o.id = (SELECT org_id FROM human_users_organization_domains WHERE verified AND lower(domain) = lower($1) LIMIT 1)`;
+
+export const identityProviderSql = `SELECT id, org_id FROM human_users_identity_providers WHERE id = $1`;
+
+export const upsertOrganizationSql = `
+INSERT INTO human_users_organizations (id, policy) VALUES ($1, $2::jsonb)
+ON CONFLICT (id) DO UPDATE SET policy = excluded.policy`;
+
+export const deleteDomainsSql = `DELETE FROM human_users_organization_domains WHERE org_id = $1`;
+
+export const insertDomainsSql = `
+INSERT INTO human_users_organization_domains (org_id, position, domain, verified)
+SELECT $1, d.n - 1, d.value->>'domain', (d.value->>'verified')::boolean
+FROM json_array_elements($2::json) WITH ORDINALITY AS d(value, n)`;
+
+export const upsertIdentityProviderSql = `
+INSERT INTO human_users_identity_providers (id, org_id) VALUES ($1, $2)
+ON CONFLICT (id) DO UPDATE SET org_id = excluded.org_id`;
+
+export const allEventsSql = `SELECT ${eventColumns} FROM human_users_events ORDER BY position`;
+export const allClaimsSql = `SELECT kind, scope, key FROM human_users_claims ORDER BY position`;
+export const allNotificationsSql = `SELECT ${outboxColumns} FROM human_users_outbox ORDER BY position`;

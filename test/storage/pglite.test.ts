@@ -1,0 +1,36 @@
+// The storage contract on the PGlite adapter, in a folder, and the folder's durability.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
+import { describeStorageContract, userWrite } from "../../src/testing/index.js";
+import { PgliteSchemas } from "./databases.js";
+
+const folder = mkdtempSync(join(tmpdir(), "human-users-pglite-"));
+const pglite = new PgliteSchemas(folder);
+beforeAll(() => pglite.instance.waitReady, 120_000);
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describeStorageContract("pglite", (seed) => pglite.subject("contract", seed));
+
+describe("pglite in a folder", () => {
+  it("keeps what was written after the database is closed and opened again", async () => {
+    await pglite.instance.exec("SET search_path TO public");
+    expect(await migratePglite(pglite.instance)).toEqual({ applied: [1] });
+    const write = userWrite("durable", { events: 2, notifications: 1 });
+    expect(await pgliteStore({ db: pglite.instance }).appendUser(write)).toEqual({ ok: true });
+    await pglite.close();
+
+    const reopened = new PGlite(folder);
+    try {
+      expect(await migratePglite(reopened)).toEqual({ applied: [] });
+      const store = pgliteStore({ db: reopened });
+      expect(await store.loadEvents("durable")).toEqual(write.events);
+      expect(await store.findHeldClaims(write.claims)).toEqual(write.claims);
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+});
