@@ -1,9 +1,12 @@
-// Password hashing: our verifiers against native references measured in the same run, the
-// default hasher's throughput with one and two concurrent callers, and the event loop's longest
-// stall while eight hashes run. Run with `npm run bench -- passwords`.
+// Password hashing: our verifiers against native references measured in the same run, the four
+// hashers at OWASP's settings (hash time against native, throughput with one and two concurrent
+// callers, the event loop's longest stall while eight hashes run), and the default hasher's aims.
+// Run with `npm run bench -- passwords`.
 import { hash as argon2NativeHash, verify as argon2NativeVerify } from "@node-rs/argon2";
 import { hash as bcryptNativeHash, verify as bcryptNativeVerify } from "@node-rs/bcrypt";
-import { pbkdf2 as nodePbkdf2, randomBytes, scrypt as nodeScrypt } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { createCipheriv, createHash, createHmac, pbkdf2 as nodePbkdf2, randomBytes, scrypt as nodeScrypt } from "node:crypto";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import {
   argon2idHasher,
@@ -17,8 +20,9 @@ import {
 } from "../src/passwords/index.js";
 
 const PASSWORD = "correct horse battery staple";
+const AIMS = { nativeRatio: 1.2, twoCallerSpeedup: 1.8, stallMs: 20 } as const;
 
-async function medianMs(runs: number, task: () => Promise<unknown>): Promise<number> {
+async function medianMs(runs: number, task: () => Promise<unknown> | unknown): Promise<number> {
   await task(); // warm-up
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -30,37 +34,97 @@ async function medianMs(runs: number, task: () => Promise<unknown>): Promise<num
   return times[Math.floor(times.length / 2)] ?? Number.NaN;
 }
 
-async function ours(hash: string): Promise<void> {
-  const result = await verifyPassword(hash, PASSWORD);
-  if (result.isErr() || !result.value.valid) throw new Error("bench hash did not verify");
+function ours(hash: string, password = PASSWORD): () => Promise<void> {
+  return async () => {
+    const result = await verifyPassword(hash, password);
+    if (result.isErr() || !result.value.valid) throw new Error(`bench hash did not verify: ${hash.slice(0, 12)}`);
+  };
 }
 
-function nodeScryptOnce(): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    nodeScrypt(PASSWORD, randomBytes(16), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+function callback<T>(run: (done: (error: Error | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
 }
 
-function nodePbkdf2Once(): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    nodePbkdf2(PASSWORD, randomBytes(16), 600_000, 32, "sha256", (error, key) => (error ? reject(error) : resolve(key)));
-  });
+const nodeScryptOwasp = () => callback((done) => nodeScrypt(PASSWORD, randomBytes(16), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }, done));
+const nodePbkdf2Owasp = () => callback((done) => nodePbkdf2(PASSWORD, randomBytes(16), 600_000, 32, "sha256", done));
+
+/**
+ * A native reference run by perl in a child process, timed inside it (so process start-up is not
+ * counted): libxcrypt's crypt(3) for the crypt family, and the XS digests of Digest::MD5 and
+ * Digest::SHA for phpass and Drupal 7, whose loops are a few lines. Undefined without perl.
+ */
+function perlMedianMs(runs: number, body: string, args: readonly string[]): number | undefined {
+  const script = `use Time::HiRes qw(time); use Digest::MD5 qw(md5); use Digest::SHA qw(sha512);
+    my @t; for my $i (0..${runs}) { my $s = time; ${body}; push @t, (time - $s) * 1000 if $i > 0; }
+    @t = sort { $a <=> $b } @t; printf "%.4f", $t[int(@t / 2)];`;
+  const run = spawnSync("perl", ["-e", script, ...args], { encoding: "utf8" });
+  return run.status === 0 ? Number(run.stdout) : undefined;
+}
+
+/** crypt(3) of the password with the whole hash as setting; dies unless it gives the hash back. */
+function libxcrypt(runs: number, hash: string, password = PASSWORD): number | undefined {
+  return perlMedianMs(runs, `crypt($ARGV[1], $ARGV[0]) eq $ARGV[0] or die "mismatch"`, [hash, password]);
+}
+
+/** phpass' loop: digest(salt . password), then 2^log2 times digest(previous . password). */
+function perlPhpass(runs: number, digest: "md5" | "sha512", salt: string, log2: number): number | undefined {
+  return perlMedianMs(runs, `my $h = ${digest}($ARGV[0] . $ARGV[1]); $h = ${digest}($h . $ARGV[1]) for 1 .. 2 ** $ARGV[2]`, [salt, PASSWORD, String(log2)]);
+}
+
+interface Reference {
+  readonly name: string;
+  readonly ms: number | undefined;
 }
 
 interface Row {
   readonly family: string;
   readonly ours: number;
-  readonly reference?: string;
-  readonly native?: number;
+  readonly references: readonly Reference[];
+}
+
+/** The fastest reference that ran. */
+function fastest(references: readonly Reference[]): { readonly name: string; readonly ms: number } | undefined {
+  let best: { name: string; ms: number } | undefined;
+  for (const { name, ms } of references) if (ms !== undefined && (best === undefined || ms < best.ms)) best = { name, ms };
+  return best;
 }
 
 function printRows(rows: readonly Row[]): void {
-  console.log("| family (parameters) | ours ms | native reference | native ms | ours / native |");
-  console.log("|---|---:|---|---:|---:|");
+  console.log("| family (parameters) | ours ms | fastest native reference | native ms | ours / native | other references |");
+  console.log("|---|---:|---|---:|---:|---|");
   for (const row of rows) {
-    const ratio = row.native === undefined ? "" : (row.ours / row.native).toFixed(2);
-    console.log(`| ${row.family} | ${row.ours.toFixed(1)} | ${row.reference ?? "(none)"} | ${row.native?.toFixed(1) ?? ""} | ${ratio} |`);
+    const best = fastest(row.references);
+    const others = row.references.filter((reference) => reference.name !== best?.name).map(({ name, ms }) => `${name} ${ms === undefined ? "n/a" : `${ms.toFixed(1)} ms`}`);
+    const native = best === undefined ? "| (none available) | | " : `| ${best.name} | ${best.ms.toFixed(2)} | ${(row.ours / best.ms).toFixed(2)}`;
+    console.log(`| ${row.family} | ${row.ours.toFixed(2)} ${native} | ${others.join("; ")} |`);
   }
+}
+
+/** Hashes of PASSWORD for the crypt family and PHP formats, each checked against libxcrypt or the formats' vectors. */
+const LEGACY = {
+  md5Crypt: "$1$saltsalt$BsXyQbZiQujHkdhwPwdol.",
+  sha512Crypt: "$6$saltstring$qvPJY4PeugKzKQqyIJ0gRdJnpS0uaaiZ.X1SaheFedsK/yZPwlluTLS90fJPM41sD5JxCHKgGr1..qt5HqEY8.",
+  sha256Crypt: "$5$rounds=535000$saltstring$Wyr2kATx292FtOgZD4jNyjT8ilIUlZyjvhVVBP0M3MA",
+  phpass: "$P$BsaltsaltQzFfSQXmLYYwGZyj3dUJh.",
+  drupal7: "$S$Dsaltsalt2Bndpr2kcohKNp4aHvhlno13H/9REUdpwZpKQmQfyEl",
+} as const;
+
+/** From the shared vectors: formats whose reference needs the vector's own password. */
+const SODIUM_SCRYPT = { hash: "$7$C6..../....SodiumChloride$kBGj9fHznVYFQMEn/qDCfrDevf9YDtcDdKvEqHJLV8D", password: "pleaseletmein" };
+const FIREBASE = {
+  hash: "$firescrypt$ln=14,r=8,p=1$42xEC+ixf3L2lw==$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$Bw==$jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
+  password: "user1password",
+};
+const LDAP_SSHA512 = { hash: "{SSHA512}xPUl/px+1cG55rUH4rzcwxdOIPSB2TingLpiJJumN2xyDWN4Ix1WQG3ihnvHaWUE8MYNkvMi5rf0C9NYixHsE6Yh59M=", password: "test123" };
+const HMAC_SHA256 = { hash: "$hmac-sha256$ZTAzMWJhMWMyOTM4YjFkMjgzZjkxOWExZGY5YWM2NmMxOTJhN2RkNzQ0MzJkNWZkNGFkYTI5OTk0MWJhMTA5Zg==$MTIzNDU=", password: "test" };
+
+/** Firebase's scrypt as node:crypto does it: scrypt, then AES-256-CTR of the signer key. */
+async function nodeFirebase(): Promise<unknown> {
+  const fields = FIREBASE.hash.split("$");
+  const salt = Buffer.concat([Buffer.from(fields[3] ?? "", "base64"), Buffer.from(fields[5] ?? "", "base64")]);
+  const key = await callback<Buffer>((done) => nodeScrypt(FIREBASE.password, salt, 32, { N: 2 ** 14, r: 8, p: 1 }, done));
+  const cipher = createCipheriv("aes-256-ctr", key, Buffer.alloc(16));
+  return Buffer.concat([cipher.update(Buffer.from(fields[6] ?? "", "base64")), cipher.final()]);
 }
 
 async function verificationTable(): Promise<void> {
@@ -68,41 +132,46 @@ async function verificationTable(): Promise<void> {
   const bcryptHash = await bcryptNativeHash(PASSWORD, { cost: 10 });
   const scryptHash = await scryptHasher().hash(PASSWORD);
   const pbkdf2Hash = await pbkdf2Sha256Hasher().hash(PASSWORD);
-  const legacy = {
-    "md5-crypt ($1$, 1000 rounds)": await hashLegacy("$1$"),
-    "sha512-crypt ($6$, 5000 rounds)": await hashLegacy("$6$"),
-    "sha256-crypt ($5$, rounds=535000)": await hashLegacy("$5$"),
-    "phpass ($P$, 2^13)": await hashLegacy("$P$"),
-    "drupal7 ($S$, 2^15)": await hashLegacy("$S$"),
-  };
+  const ssha512 = Buffer.from(LDAP_SSHA512.hash.slice("{SSHA512}".length), "base64");
   const rows: Row[] = [
-    { family: "bcrypt (cost 10)", ours: await medianMs(5, () => ours(bcryptHash)), reference: "@node-rs/bcrypt", native: await medianMs(5, () => bcryptNativeVerify(PASSWORD, bcryptHash)) },
-    { family: "argon2id (m=19456,t=2,p=1)", ours: await medianMs(7, () => ours(argon2Hash)), reference: "@node-rs/argon2", native: await medianMs(7, () => argon2NativeVerify(argon2Hash, PASSWORD)) },
-    { family: "scrypt (N=2^17,r=8,p=1)", ours: await medianMs(5, () => ours(scryptHash)), reference: "node:crypto scrypt", native: await medianMs(5, nodeScryptOnce) },
-    { family: "pbkdf2-sha256 (600000)", ours: await medianMs(5, () => ours(pbkdf2Hash)), reference: "node:crypto pbkdf2", native: await medianMs(5, nodePbkdf2Once) },
+    {
+      family: "bcrypt (cost 10)",
+      ours: await medianMs(5, ours(bcryptHash)),
+      references: [
+        { name: "@node-rs/bcrypt", ms: await medianMs(5, () => bcryptNativeVerify(PASSWORD, bcryptHash)) },
+        { name: "libxcrypt", ms: libxcrypt(5, bcryptHash) },
+      ],
+    },
+    { family: "argon2id (m=19456,t=2,p=1)", ours: await medianMs(7, ours(argon2Hash)), references: [{ name: "@node-rs/argon2", ms: await medianMs(7, () => argon2NativeVerify(argon2Hash, PASSWORD)) }] },
+    { family: "scrypt (N=2^17,r=8,p=1)", ours: await medianMs(5, ours(scryptHash)), references: [{ name: "node:crypto", ms: await medianMs(5, nodeScryptOwasp) }] },
+    { family: "scrypt $7$ (N=2^14,r=8,p=1)", ours: await medianMs(7, ours(SODIUM_SCRYPT.hash, SODIUM_SCRYPT.password)), references: [{ name: "libxcrypt", ms: libxcrypt(7, SODIUM_SCRYPT.hash, SODIUM_SCRYPT.password) }] },
+    { family: "firebase scrypt (N=2^14,r=8)", ours: await medianMs(7, ours(FIREBASE.hash, FIREBASE.password)), references: [{ name: "node:crypto", ms: await medianMs(7, nodeFirebase) }] },
+    { family: "pbkdf2-sha256 (600000)", ours: await medianMs(5, ours(pbkdf2Hash)), references: [{ name: "node:crypto", ms: await medianMs(5, nodePbkdf2Owasp) }] },
+    { family: "md5-crypt ($1$, 1000 rounds)", ours: await medianMs(9, ours(LEGACY.md5Crypt)), references: [{ name: "libxcrypt", ms: libxcrypt(9, LEGACY.md5Crypt) }] },
+    { family: "sha512-crypt ($6$, 5000 rounds)", ours: await medianMs(9, ours(LEGACY.sha512Crypt)), references: [{ name: "libxcrypt", ms: libxcrypt(9, LEGACY.sha512Crypt) }] },
+    { family: "sha256-crypt ($5$, rounds=535000)", ours: await medianMs(3, ours(LEGACY.sha256Crypt)), references: [{ name: "libxcrypt", ms: libxcrypt(3, LEGACY.sha256Crypt) }] },
+    { family: "phpass ($P$, 2^13)", ours: await medianMs(9, ours(LEGACY.phpass)), references: [{ name: "perl Digest::MD5 loop", ms: perlPhpass(9, "md5", "saltsalt", 13) }] },
+    { family: "drupal7 ($S$, 2^15)", ours: await medianMs(5, ours(LEGACY.drupal7)), references: [{ name: "perl Digest::SHA loop", ms: perlPhpass(5, "sha512", "saltsalt", 15) }] },
+    {
+      family: "LDAP {SSHA512}",
+      ours: await medianMs(101, ours(LDAP_SSHA512.hash, LDAP_SSHA512.password)),
+      references: [{ name: "node:crypto", ms: await medianMs(101, () => createHash("sha512").update(LDAP_SSHA512.password).update(ssha512.subarray(64)).digest()) }],
+    },
+    {
+      family: "$hmac-sha256$",
+      ours: await medianMs(101, ours(HMAC_SHA256.hash, HMAC_SHA256.password)),
+      references: [{ name: "node:crypto", ms: await medianMs(101, () => createHmac("sha256", "12345").update(HMAC_SHA256.password).digest("hex")) }],
+    },
   ];
-  for (const [family, hash] of Object.entries(legacy)) rows.push({ family, ours: await medianMs(5, () => ours(hash)) });
   useNativeImplementations(false);
-  rows.push({ family: "argon2id pure JS fallback (m=19456,t=2,p=1)", ours: await medianMs(3, () => ours(argon2Hash)), reference: "@node-rs/argon2", native: rows[1]?.native ?? Number.NaN });
-  rows.push({ family: "scrypt pure JS fallback (N=2^17,r=8,p=1)", ours: await medianMs(3, () => ours(scryptHash)), reference: "node:crypto scrypt", native: rows[2]?.native ?? Number.NaN });
+  const pureJs: Row[] = [
+    { family: "argon2id, pure JS (m=19456,t=2,p=1)", ours: await medianMs(3, ours(argon2Hash)), references: rows[1]?.references ?? [] },
+    { family: "scrypt, pure JS (N=2^17,r=8,p=1)", ours: await medianMs(3, ours(scryptHash)), references: rows[2]?.references ?? [] },
+    { family: "pbkdf2-sha256, pure JS (600000)", ours: await medianMs(3, ours(pbkdf2Hash)), references: rows[5]?.references ?? [] },
+    { family: "sha512-crypt, pure JS digests ($6$, 5000)", ours: await medianMs(5, ours(LEGACY.sha512Crypt)), references: rows[7]?.references ?? [] },
+  ];
   useNativeImplementations(true);
-  printRows(rows);
-}
-
-/** Hashes of PASSWORD for the legacy families ($1$, $5$, $6$ checked against glibc crypt). */
-const LEGACY: Readonly<Record<string, string>> = {
-  "$1$": "$1$saltsalt$BsXyQbZiQujHkdhwPwdol.",
-  "$6$": "$6$saltstring$qvPJY4PeugKzKQqyIJ0gRdJnpS0uaaiZ.X1SaheFedsK/yZPwlluTLS90fJPM41sD5JxCHKgGr1..qt5HqEY8.",
-  "$5$": "$5$rounds=535000$saltstring$Wyr2kATx292FtOgZD4jNyjT8ilIUlZyjvhVVBP0M3MA",
-  "$P$": "$P$BsaltsaltQzFfSQXmLYYwGZyj3dUJh.",
-  "$S$": "$S$Dsaltsalt2Bndpr2kcohKNp4aHvhlno13H/9REUdpwZpKQmQfyEl",
-};
-
-async function hashLegacy(prefix: string): Promise<string> {
-  const hash = LEGACY[prefix] ?? "";
-  const result = await verifyPassword(hash, PASSWORD);
-  if (result.isErr() || !result.value.valid) throw new Error(`fixture for ${prefix} does not verify; regenerate it`);
-  return hash;
+  printRows([...rows, ...pureJs]);
 }
 
 /** Hashes per second with `callers` concurrent callers, each hashing `each` passwords in turn. */
@@ -117,8 +186,8 @@ async function throughput(hasher: PasswordHasher, callers: number, each: number)
   return (callers * each * 1000) / (performance.now() - started);
 }
 
-/** Longest event-loop stall (ms) while `count` hashes run at once. */
-async function stallWhileHashing(hasher: PasswordHasher, count: number): Promise<number> {
+/** Longest event-loop stall (ms, wall clock) while `count` hashes run at once. */
+async function stallWhileHashing(hash: () => Promise<unknown>, count: number): Promise<number> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   let last = performance.now();
   let longest = 0;
@@ -128,36 +197,69 @@ async function stallWhileHashing(hasher: PasswordHasher, count: number): Promise
     last = now;
   }, 1);
   histogram.enable();
-  await Promise.all(Array.from({ length: count }, () => hasher.hash(PASSWORD)));
+  await Promise.all(Array.from({ length: count }, hash));
   longest = Math.max(longest, performance.now() - last);
   histogram.disable();
   clearInterval(timer);
   return Math.max(longest, histogram.max / 1e6);
 }
 
-async function hasherTable(): Promise<void> {
+interface HasherFigures {
+  readonly name: string;
+  readonly hashMs: number;
+  readonly nativeMs: number;
+  readonly one: number;
+  readonly two: number;
+  readonly stall: number;
+  readonly nativeStall: number;
+}
+
+async function measureHasher(name: string, hasher: PasswordHasher, native: () => Promise<unknown>): Promise<HasherFigures> {
+  const hashMs = await medianMs(5, () => hasher.hash(PASSWORD));
+  const nativeMs = await medianMs(5, native);
+  const one = await throughput(hasher, 1, 6);
+  const two = await throughput(hasher, 2, 6);
+  const stall = await stallWhileHashing(() => hasher.hash(PASSWORD), 8);
+  const nativeStall = await stallWhileHashing(native, 8);
+  return { name, hashMs, nativeMs, one, two, stall, nativeStall };
+}
+
+async function hasherTable(): Promise<HasherFigures | undefined> {
   const candidates: readonly (readonly [string, PasswordHasher, () => Promise<unknown>])[] = [
-    ["scrypt N=2^17,r=8,p=1", scryptHasher(), nodeScryptOnce],
-    ["argon2id m=19456,t=2,p=1", argon2idHasher(), () => argon2NativeHash(PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 })],
-    ["bcrypt cost 10", bcryptHasher(), () => bcryptNativeHash(PASSWORD, { cost: 10 })],
-    ["pbkdf2-sha256 600000", pbkdf2Sha256Hasher(), nodePbkdf2Once],
+    ["scrypt N=2^17,r=8,p=1 / node:crypto", scryptHasher(), nodeScryptOwasp],
+    ["argon2id m=19456,t=2,p=1 / @node-rs/argon2", argon2idHasher(), () => argon2NativeHash(PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 })],
+    ["bcrypt cost 10 / @node-rs/bcrypt", bcryptHasher(), () => bcryptNativeHash(PASSWORD, { cost: 10 })],
+    ["pbkdf2-sha256 600000 / node:crypto", pbkdf2Sha256Hasher(), nodePbkdf2Owasp],
   ];
   console.log(`\ndefault hasher: ${defaultPasswordHasher.name}\n`);
-  console.log("| hasher (OWASP setting) | hash ms | native ms | ours / native | hashes/s, 1 caller | hashes/s, 2 callers | 2 / 1 | longest stall, 8 at once (ms) |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("| hasher (OWASP setting) / native reference | hash ms | native ms | ours / native | hashes/s, 1 caller | hashes/s, 2 callers | 2 / 1 | longest stall, 8 at once (ms) | native's stall, 8 at once (ms) |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  let forDefault: HasherFigures | undefined;
   for (const [name, hasher, native] of candidates) {
-    const hashMs = await medianMs(5, () => hasher.hash(PASSWORD));
-    const nativeMs = await medianMs(5, native);
-    const one = await throughput(hasher, 1, 8);
-    const two = await throughput(hasher, 2, 8);
-    const stall = await stallWhileHashing(hasher, 8);
+    const figures = await measureHasher(name, hasher, native);
+    if (hasher.name === defaultPasswordHasher.name) forDefault = figures;
+    const { hashMs, nativeMs, one, two, stall, nativeStall } = figures;
+    const label = hasher.name === defaultPasswordHasher.name ? `${name} (default)` : name;
     console.log(
-      `| ${name}${hasher === defaultPasswordHasher || hasher.name === defaultPasswordHasher.name ? " (default)" : ""} | ${hashMs.toFixed(1)} | ${nativeMs.toFixed(1)} | ${(hashMs / nativeMs).toFixed(2)} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(two / one).toFixed(2)} | ${stall.toFixed(1)} |`,
+      `| ${label} | ${hashMs.toFixed(1)} | ${nativeMs.toFixed(1)} | ${(hashMs / nativeMs).toFixed(2)} | ${one.toFixed(2)} | ${two.toFixed(2)} | ${(two / one).toFixed(2)} | ${stall.toFixed(1)} | ${nativeStall.toFixed(1)} |`,
     );
   }
+  return forDefault;
+}
+
+function printAims(figures: HasherFigures): void {
+  const ratio = figures.hashMs / figures.nativeMs;
+  const speedup = figures.two / figures.one;
+  const verdict = (met: boolean): string => (met ? "met" : "MISSED");
+  console.log(`\ndefault hasher (${figures.name}):`);
+  console.log(`- ours / fastest native: ${ratio.toFixed(2)} (aim <= ${AIMS.nativeRatio}): ${verdict(ratio <= AIMS.nativeRatio)}`);
+  console.log(`- two callers / one: ${speedup.toFixed(2)} (aim >= ${AIMS.twoCallerSpeedup}): ${verdict(speedup >= AIMS.twoCallerSpeedup)}`);
+  console.log(`- longest stall while eight hash: ${figures.stall.toFixed(1)} ms (aim <= ${AIMS.stallMs} ms): ${verdict(figures.stall <= AIMS.stallMs)}`);
 }
 
 const started = performance.now();
+console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), load average ${loadavg().map((load) => load.toFixed(2)).join(" ")}\n`);
 await verificationTable();
-await hasherTable();
-console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+const figures = await hasherTable();
+if (figures !== undefined) printAims(figures);
+console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, load average now ${loadavg().map((load) => load.toFixed(2)).join(" ")})`);

@@ -47,6 +47,7 @@ export interface NativeArgon2 {
 }
 
 let cryptoLookup: Promise<NativeCrypto | undefined> | undefined;
+let coresLookup: Promise<number | undefined> | undefined;
 let argon2Lookup: Promise<NativeArgon2 | undefined> | undefined;
 let disabled = false;
 
@@ -72,6 +73,15 @@ export function nativeCrypto(): Promise<NativeCrypto | undefined> {
       : undefined,
   );
   return cryptoLookup;
+}
+
+/** The cores this process may use, where the runtime has node:os to say so. */
+export function nativeCores(): Promise<number | undefined> {
+  coresLookup ??= tryImport("node:os").then((module) => {
+    const count: unknown = typeof module?.availableParallelism === "function" ? module.availableParallelism() : undefined;
+    return typeof count === "number" ? count : undefined;
+  });
+  return coresLookup;
 }
 
 export function nativeArgon2(): Promise<NativeArgon2 | undefined> {

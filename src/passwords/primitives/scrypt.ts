@@ -1,5 +1,6 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { nativeCrypto } from "./native.js";
+import { inNativeSlot } from "./native-slots.js";
 import { SLICE_MS } from "./yielding.js";
 
 export interface ScryptParams {
@@ -13,16 +14,19 @@ function memoryFor({ n, r, p }: ScryptParams): number {
   return 128 * n * r + 128 * r * p + 1024 * 1024;
 }
 
-/** scrypt: node:crypto's thread-pool version when there is one, sliced pure JS otherwise. */
+/** scrypt: node:crypto's thread-pool version (in a native slot) when there is one, sliced pure JS otherwise. */
 export async function scrypt(password: Uint8Array, salt: Uint8Array, params: ScryptParams, keyBytes: number): Promise<Uint8Array> {
   const native = await nativeCrypto();
   const maxmem = memoryFor(params);
   if (native !== undefined) {
-    return new Promise((resolve, reject) => {
-      native.scrypt(password, salt, keyBytes, { N: params.n, r: params.r, p: params.p, maxmem }, (error, key) =>
-        error === null ? resolve(new Uint8Array(key)) : reject(error),
-      );
-    });
+    return inNativeSlot(
+      () =>
+        new Promise((resolve, reject) => {
+          native.scrypt(password, salt, keyBytes, { N: params.n, r: params.r, p: params.p, maxmem }, (error, key) =>
+            error === null ? resolve(new Uint8Array(key)) : reject(error),
+          );
+        }),
+    );
   }
   return scryptAsync(password, salt, { N: params.n, r: params.r, p: params.p, dkLen: keyBytes, maxmem, asyncTick: SLICE_MS });
 }
