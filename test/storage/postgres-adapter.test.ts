@@ -1,0 +1,156 @@
+// What the PostgreSQL adapter promises beyond the contract: migrations, and failures of the
+// connection answered as "unavailable" with nothing half-written left behind.
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { isConnectionFailure } from "../../src/adapters/postgres/connection-failure.js";
+import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
+import type { PgClientLike, PgPoolLike } from "../../src/adapters/postgres/index.js";
+import { StorageUnavailableError } from "../../src/ports/storage.js";
+import { contractIdentityProviders, contractOrganizations, userWrite } from "../../src/testing/index.js";
+import { findPostgres, postgresSubject, schemaPool } from "./databases.js";
+
+const url = await findPostgres();
+const seed = { organizations: contractOrganizations, identityProviders: contractIdentityProviders };
+const needsServer = url === undefined ? " (skipped: no PostgreSQL server answers; set HUMAN_USERS_PG_URL)" : "";
+
+function codeError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+describe("connection failures", () => {
+  it("tells connection failures from other database errors", () => {
+    const errors = [
+      codeError("connect ECONNREFUSED 127.0.0.1:1", "ECONNREFUSED"),
+      codeError("read ECONNRESET", "ECONNRESET"),
+      codeError("terminating connection due to administrator command", "57P01"),
+      codeError("the database system is starting up", "57P03"),
+      codeError("connection failure", "08006"),
+      codeError("sorry, too many clients already", "53300"),
+      new Error("Connection terminated unexpectedly"),
+      new Error("timeout exceeded when trying to connect"),
+      new Error("Client has encountered a connection error and is not queryable"),
+      new AggregateError([codeError("connect ECONNREFUSED ::1:5432", "ECONNREFUSED")], ""),
+      new StorageUnavailableError("down"),
+      codeError('duplicate key value violates unique constraint "x"', "23505"),
+      codeError("syntax error at or near", "42601"),
+      codeError("canceling statement due to statement timeout", "57014"),
+      new Error("something else"),
+      "ECONNREFUSED",
+    ];
+    expect(errors.map(isConnectionFailure)).toEqual([true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false]);
+  });
+
+  it("rejects every call with StorageUnavailableError when the server refuses connections", async () => {
+    const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2_000 });
+    pool.on("error", () => undefined);
+    const store = postgresStore({ pool });
+    const now = new Date();
+    const calls: Array<() => Promise<unknown>> = [
+      () => store.findOrganization("org-a"),
+      () => store.findOrganizationByDomain("acme.example"),
+      () => store.findIdentityProvider("idp"),
+      () => store.findHeldClaims([{ kind: "username", scope: "", key: "a" }]),
+      () => store.appendUser(userWrite("u1")),
+      () => store.loadEvents("u1"),
+      () => store.leaseNotifications({ now, limit: 1, leaseUntil: now }),
+      () => store.markNotificationDelivered("n", now),
+      () => store.markNotificationFailed("n", { at: now, error: "x" }),
+      () => migrate(pool),
+    ];
+    const outcomes = await Promise.all(calls.map((call) => call().then(() => "resolved", (error: unknown) => (error instanceof StorageUnavailableError ? "unavailable" : String(error)))));
+    expect(outcomes).toEqual(calls.map(() => "unavailable"));
+    await pool.end();
+  });
+});
+
+describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () => {
+  const server = url ?? "";
+
+  it("applies each version once, records it, and is safe to run again and in parallel", async () => {
+    const schema = await schemaPool(server, "migrate");
+    const others = [new pg.Pool({ connectionString: server, options: `-c search_path=${schema.schema}` }), new pg.Pool({ connectionString: server, options: `-c search_path=${schema.schema}` })];
+    try {
+      const parallel = await Promise.all([migrate(schema.pool), ...others.map((pool) => migrate(pool))]);
+      expect(parallel.map((report) => report.applied).sort((a, b) => b.length - a.length)).toEqual([[1], [], []]);
+      expect(await migrate(schema.pool)).toEqual({ applied: [] });
+      const recorded = await schema.pool.query("SELECT version, name FROM human_users_schema_migrations");
+      expect(recorded.rows).toEqual([{ version: 1, name: "initial" }]);
+      const tables = await schema.pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema.schema]);
+      expect(tables.rows.map((row: { table_name: string }) => row.table_name)).toEqual([
+        "human_users_claims",
+        "human_users_events",
+        "human_users_identity_providers",
+        "human_users_organization_domains",
+        "human_users_organizations",
+        "human_users_outbox",
+        "human_users_schema_migrations",
+      ]);
+    } finally {
+      await Promise.all(others.map((pool) => pool.end()));
+      await schema.drop();
+    }
+  });
+});
+
+/**
+ * A pool whose connection is terminated by the server (pg_terminate_backend from another
+ * connection) just before the first statement `when` picks is sent, while a transaction is open.
+ */
+function killingPool(pool: pg.Pool, admin: pg.Pool, when: (text: string) => boolean): PgPoolLike & { kills: number } {
+  const killing = {
+    kills: 0,
+    query: (text: string, values?: unknown[]) => pool.query(text, values),
+    async connect(): Promise<PgClientLike> {
+      const client = await pool.connect();
+      const pid = ((await client.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid;
+      return {
+        async query(text: string, values?: unknown[]) {
+          if (killing.kills === 0 && when(text)) {
+            killing.kills += 1;
+            // Waits (up to 5 s) until the backend is gone, so the statement surely meets a dead connection.
+            await admin.query("SELECT pg_terminate_backend($1, 5000)", [pid]);
+          }
+          return client.query(text, values);
+        },
+        release: (destroy) => client.release(destroy),
+        on: (event, listener) => client.on(event, listener),
+        removeListener: (event, listener) => client.removeListener(event, listener),
+      };
+    },
+  };
+  return killing;
+}
+
+describe.skipIf(url === undefined)(`a connection killed in the middle of a write${needsServer}`, () => {
+  const server = url ?? "";
+  const admin = new pg.Pool({ connectionString: server, max: 1 });
+  afterAll(() => admin.end());
+
+  const moments: ReadonlyArray<readonly [string, (text: string) => boolean]> = [
+    ["after BEGIN, before the write", (text) => text.includes("INSERT INTO human_users_claims")],
+    ["after the write, before COMMIT", (text) => text === "COMMIT"],
+  ];
+
+  for (const [moment, when] of moments) {
+    it(`${moment}: rejects as unavailable, leaves nothing behind, and the next call succeeds`, async () => {
+      const subject = await postgresSubject(server, "kill", seed);
+      try {
+        const killing = killingPool(subject.schema.pool, admin, when);
+        const store = postgresStore({ pool: killing });
+        const write = userWrite("victim", { events: 3, notifications: 2 });
+
+        const outcome = await store.appendUser(write).then(() => "resolved", (error: unknown) => error);
+        expect(outcome).toBeInstanceOf(StorageUnavailableError);
+        expect(killing.kills).toBe(1);
+        expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+
+        // The same store on the same pool: the dead connection must not be handed out again.
+        expect(await store.appendUser(write)).toEqual({ ok: true });
+        expect(await store.loadEvents("victim")).toEqual(write.events);
+        expect(killing.kills).toBe(1);
+      } finally {
+        await subject.close?.();
+      }
+    });
+  }
+});
