@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "./bounds.js";
 import { checkArgon2Bounds, parseArgon2, verifyArgon2 } from "./formats/argon2.js";
-import { checkBcryptBounds, parseBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
+import { checkBcryptBounds, parseBcrypt, parseDjangoBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
 import { checkFirebaseScryptBounds, parseFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
 import { parseHmac, verifyHmac } from "./formats/hmac.js";
 import { parseMd5Crypt, verifyMd5Crypt } from "./formats/md5-crypt.js";
@@ -22,6 +22,7 @@ type Parser = (encoded: string) => Result<ParsedPasswordHash, HashRejection>;
 const PARSERS: readonly (readonly [RegExp, Parser])[] = [
   [/^\$2[aby]\$/, parseBcrypt],
   [/^bcrypt_sha256\$\$2[aby]\$/, parseDjangoBcryptSha256],
+  [/^bcrypt\$\$2[aby]\$/, parseDjangoBcrypt],
   [/^\$argon2(?:id|i|d)\$/, parseArgon2],
   [/^\$scrypt\$/, parseScrypt],
   [/^\$7\$/, parseSodiumScrypt],
@@ -31,6 +32,7 @@ const PARSERS: readonly (readonly [RegExp, Parser])[] = [
   [/^\$(?:1|apr1|md5-crypt)\$/, parseMd5Crypt],
   [/^\$(?:5|6|sha256-crypt|sha512-crypt)\$/, parseShaCrypt],
   [/^\$[PHS]\$/, parsePhpass],
+  [/^\{crypt\}/i, parseLdapCrypt],
   [/^\{[A-Za-z0-9]+\}/, parseLdap],
   [/^\$md5salted-/, parseMd5Salted],
   [/^\$(?:md5|sha1|sha256|sha512)\$/, parseKratosDigest],
@@ -38,10 +40,27 @@ const PARSERS: readonly (readonly [RegExp, Parser])[] = [
   [/^(?:md5|sha1)\$/, parseDjangoDigest],
 ];
 
+/** What crypt(3) writes, and so what LDAP's `{CRYPT}` may hold. */
+const CRYPT_PARSERS: readonly (readonly [RegExp, Parser])[] = [
+  [/^\$2[aby]\$/, parseBcrypt],
+  [/^\$7\$/, parseSodiumScrypt],
+  [/^\$(?:1|apr1)\$/, parseMd5Crypt],
+  [/^\$(?:5|6)\$/, parseShaCrypt],
+];
+
+function firstParser(parsers: readonly (readonly [RegExp, Parser])[], encoded: string): Result<ParsedPasswordHash, HashRejection> {
+  for (const [prefix, parser] of parsers) if (prefix.test(encoded)) return parser(encoded);
+  return err(unknownFormat());
+}
+
+/** OpenLDAP's `{CRYPT}` followed by a crypt(3) string. */
+function parseLdapCrypt(encoded: string): Result<ParsedPasswordHash, HashRejection> {
+  return firstParser(CRYPT_PARSERS, encoded.slice("{CRYPT}".length));
+}
+
 /** Syntax only: no bounds, no hashing. */
 export function parseSyntax(encoded: string): Result<ParsedPasswordHash, HashRejection> {
-  for (const [prefix, parser] of PARSERS) if (prefix.test(encoded)) return parser(encoded);
-  return err(unknownFormat());
+  return firstParser(PARSERS, encoded);
 }
 
 const FAMILIES: ReadonlySet<unknown> = new Set<PasswordHashFamily>([

@@ -55,3 +55,25 @@ describe("explicit formats", () => {
     expect(parseExplicitPasswordHash(huge)._unsafeUnwrapErr().reason).toBe("cost-out-of-range");
   });
 });
+
+describe("spellings beyond the spec's table", () => {
+  it("reads Django's plain bcrypt$ prefix", async () => {
+    const hash = "bcrypt$$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW";
+    expect((await verifyPassword(hash, "U*U"))._unsafeUnwrap()).toEqual({ valid: true, needsRehash: true });
+    expect((await verifyPassword(hash, "U*V"))._unsafeUnwrap()).toEqual({ valid: false, needsRehash: true });
+  });
+
+  it("reads LDAP's {CRYPT} around the crypt(3) formats it holds, in any case", async () => {
+    expect((await verifyPassword("{CRYPT}$1$dXc3I7Rw$ctlgjDdWJLMT.qwHsWhXR1", "U*U*U*U*"))._unsafeUnwrap()).toEqual({ valid: true, needsRehash: true });
+    const sha512 = "{crypt}$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1";
+    expect((await verifyPassword(sha512, "Hello world!"))._unsafeUnwrap()).toEqual({ valid: true, needsRehash: true });
+  });
+
+  it("refuses under {CRYPT} what crypt(3) does not write", () => {
+    expect(parsePasswordHash("{CRYPT}$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")._unsafeUnwrapErr()).toEqual({
+      reason: "unknown-format",
+      message: "the password hash is not in a supported format",
+    });
+    expect(parsePasswordHash("{CRYPT}aa1234567890A")._unsafeUnwrapErr().reason).toBe("unknown-format");
+  });
+});

@@ -34,6 +34,11 @@ export function parseBcrypt(encoded: string, prehash: BcryptHash["prehash"] = "n
   return ok({ family: "bcrypt", variant, cost: Number(costText), salt, checksum, prehash });
 }
 
+/** Django's plain BCryptPasswordHasher: `bcrypt$` in front of an ordinary bcrypt hash. */
+export function parseDjangoBcrypt(encoded: string): Result<BcryptHash, HashRejection> {
+  return parseBcrypt(encoded.slice("bcrypt$".length));
+}
+
 export function parseDjangoBcryptSha256(encoded: string): Result<BcryptHash, HashRejection> {
   return parseBcrypt(encoded.slice("bcrypt_sha256$".length), "django-sha256");
 }
