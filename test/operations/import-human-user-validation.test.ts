@@ -7,17 +7,18 @@ import {
   ACME,
   astral,
   BCRYPT_HASH,
+  details,
   GLOBEX,
   fakeHash,
   id,
   importPorts,
   member,
   minimalImport,
-  NOW,
   pbkdf2Hash,
   addedPayload,
   invalidBody,
   refused,
+  storedEvent,
 } from "./support/import-fixtures.js";
 
 const context = { requester: member };
@@ -91,7 +92,7 @@ describe("importHumanUser: accepted at each boundary", () => {
 
   it.each(rows)("accepts %s and stores it", async (_name, patch, changes, sequence) => {
     const { ports, result } = await importWith(request(patch));
-    expect(result).toEqual(ok({ userId: id(1), details: { sequence, creationDate: NOW, changeDate: NOW, resourceOwner: "acme" } }));
+    expect(result).toEqual(ok({ userId: id(1), details: details(sequence) }));
     expect(ports.storage.events()[0]?.payload).toEqual(addedPayload(changes));
   });
 
@@ -101,14 +102,7 @@ describe("importHumanUser: accepted at each boundary", () => {
       { configId: "idp-global", externalUserId: a(200) },
     ];
     const { ports } = await importWith(request({ idps }));
-    const linked = (sequence: number, payload: Record<string, unknown>) => ({
-      type: "user.human.externalidp.added",
-      aggregateId: id(1),
-      orgId: "acme",
-      sequence,
-      createdAt: NOW,
-      payload,
-    });
+    const linked = (sequence: number, payload: Record<string, unknown>) => storedEvent(sequence, "user.human.externalidp.added", payload);
     expect(ports.storage.events().slice(2)).toEqual([
       linked(3, { idpConfigId: LONG_IDP, userId: astral(200), displayName: astral(200) }),
       linked(4, { idpConfigId: "idp-global", userId: a(200) }),
@@ -220,7 +214,7 @@ describe("importHumanUser: refused one past each boundary (code 3)", () => {
     expect(short.result._unsafeUnwrapErr()).toEqual(refused("password", "must be at least 12 characters long"));
 
     const { ports, result } = await importWith(request({ password: "Abcdefgh1234" }), seed);
-    expect(result).toEqual(ok({ userId: id(1), details: { sequence: "2", creationDate: NOW, changeDate: NOW, resourceOwner: "acme" } }));
+    expect(result).toEqual(ok({ userId: id(1), details: details("2") }));
     expect(ports.storage.events()[0]?.payload).toEqual(addedPayload({ encodedHash: fakeHash("Abcdefgh1234"), changeRequired: false }));
   });
 

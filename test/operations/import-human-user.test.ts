@@ -6,11 +6,13 @@ import {
   addedPayload,
   BCRYPT_HASH,
   BCRYPT_PASSWORD,
+  details,
+  storedEvent,
   fakeHash,
   id,
   importPorts,
-  initLink,
-  initMail,
+  annInitMail,
+  outboxRecord,
   member,
   minimalImport,
   NOW,
@@ -18,12 +20,6 @@ import {
 } from "./support/import-fixtures.js";
 
 const context = { requester: member };
-const IN_72_HOURS = "2026-03-07T05:06:07Z";
-const details = (sequence: string) => ({ sequence, creationDate: NOW, changeDate: NOW, resourceOwner: "acme" });
-
-function event(sequence: number, type: string, payload: Record<string, unknown>) {
-  return { type, aggregateId: id(1), orgId: "acme", sequence, createdAt: NOW, payload };
-}
 
 describe("importHumanUser: a successful import", () => {
   it("imports the smallest request: the body, the events, the claims, the outbox and the initialization mail", async () => {
@@ -32,49 +28,18 @@ describe("importHumanUser: a successful import", () => {
     const result = await importHumanUser(ports, minimalImport(), context);
 
     expect(result).toEqual(ok({ userId: id(1), details: details("2") }));
-    const link = initLink("http://localhost:8080", id(1), "AAAAAA", "acme");
     expect(ports.storage.snapshot()).toEqual({
       events: [
-        event(1, "user.human.added", addedPayload()),
-        event(2, "user.human.initialization.code.added", { code: storedCode("AAAAAA"), expiry: "259200s" }),
+        storedEvent(1, "user.human.added", addedPayload()),
+        storedEvent(2, "user.human.initialization.code.added", { code: storedCode("AAAAAA"), expiry: "259200s" }),
       ],
       claims: [
         { kind: "user_id", scope: "", key: id(1) },
         { kind: "username", scope: "", key: "ann@acme.test" },
       ],
-      notifications: [
-        {
-          id: id(2),
-          kind: "email.initialization",
-          userId: id(1),
-          orgId: "acme",
-          recipient: "ann@acme.test",
-          code: "",
-          link: "",
-          locale: "und",
-          displayName: "Ann Lee",
-          username: "ann@acme.test",
-          createdAt: NOW,
-          expiresAt: IN_72_HOURS,
-          attempts: 0,
-          state: "delivered",
-          deliveredAt: "2026-03-04T05:06:07.000Z",
-        },
-      ],
+      notifications: [outboxRecord({ code: "", link: "", state: "delivered", deliveredAt: "2026-03-04T05:06:07.000Z" })],
     });
-    expect(ports.mailer.sent).toEqual([
-      initMail({
-        id: id(2),
-        userId: id(1),
-        orgId: "acme",
-        to: "ann@acme.test",
-        displayName: "Ann Lee",
-        username: "ann@acme.test",
-        code: "AAAAAA",
-        link,
-        expiresAt: IN_72_HOURS,
-      }),
-    ]);
+    expect(ports.mailer.sent).toEqual([annInitMail()]);
   });
 
   it("imports every field: verified email and phone, a bcrypt hash with a change required, two identity providers", async () => {
@@ -97,7 +62,7 @@ describe("importHumanUser: a successful import", () => {
     expect(result).toEqual(ok({ userId: id(1), details: details("5") }));
     expect(ports.storage.snapshot()).toEqual({
       events: [
-        event(1, "user.human.added", {
+        storedEvent(1, "user.human.added", {
           userName: "Ann",
           firstName: "Ann",
           lastName: "Lee",
@@ -110,10 +75,10 @@ describe("importHumanUser: a successful import", () => {
           encodedHash: BCRYPT_HASH,
           changeRequired: true,
         }),
-        event(2, "user.human.email.verified", {}),
-        event(3, "user.human.phone.verified", {}),
-        event(4, "user.human.externalidp.added", { idpConfigId: "idp-acme", userId: "ext-1", displayName: "Ann at Acme" }),
-        event(5, "user.human.externalidp.added", { idpConfigId: "idp-global", userId: "ext-2" }),
+        storedEvent(2, "user.human.email.verified", {}),
+        storedEvent(3, "user.human.phone.verified", {}),
+        storedEvent(4, "user.human.externalidp.added", { idpConfigId: "idp-acme", userId: "ext-1", displayName: "Ann at Acme" }),
+        storedEvent(5, "user.human.externalidp.added", { idpConfigId: "idp-global", userId: "ext-2" }),
       ],
       claims: [
         { kind: "user_id", scope: "", key: id(1) },

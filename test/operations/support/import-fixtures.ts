@@ -2,7 +2,7 @@
 // bodies, events, outbox records and messages can be asserted whole.
 import { createHash, createHmac, pbkdf2Sync } from "node:crypto";
 import type { HumanUsersConfig, PasswordHasher, Ports, RandomSource, SmsMessage, SmsSender } from "../../../src/index.js";
-import { testKeys, testPorts, type TestPorts } from "./ports.js";
+import { NOW as NOW_TIME, testKeys, testPorts, type TestPorts } from "./ports.js";
 
 export { ACME, GLOBEX, instanceAdmin, member, NOW, testKeys } from "./ports.js";
 
@@ -165,4 +165,55 @@ export function invalidBody(message: string, violations: readonly (readonly [fie
 /** The code-3 body of a single violation. */
 export function refused(field: string, description: string, errorId?: string) {
   return invalidBody(`${field}: ${description}`, [[field, description]], errorId);
+}
+
+export const DEFAULT_ORIGIN = "http://localhost:8080";
+/** NOW plus the initialization code's default validity of 72 hours. */
+export const IN_72_HOURS = "2026-03-07T05:06:07Z";
+
+/** The response's `details` of a user written at NOW. */
+export function details(sequence: string, resourceOwner = "acme") {
+  return { sequence, creationDate: NOW_TIME, changeDate: NOW_TIME, resourceOwner };
+}
+
+/** One event of the first user imported into ACME, as the store keeps it. */
+export function storedEvent(sequence: number, type: string, payload: Record<string, unknown>) {
+  return { type, aggregateId: id(1), orgId: "acme", sequence, createdAt: NOW_TIME, payload };
+}
+
+/** The initialization mail of Ann's import in ACME: the first code drawn, the first notification id. */
+export function annInitMail(changes: Partial<InitMailFacts> = {}) {
+  return initMail({
+    id: id(2),
+    userId: id(1),
+    orgId: "acme",
+    to: "ann@acme.test",
+    displayName: "Ann Lee",
+    username: "ann@acme.test",
+    code: "AAAAAA",
+    link: initLink(DEFAULT_ORIGIN, id(1), "AAAAAA", "acme"),
+    expiresAt: IN_72_HOURS,
+    ...changes,
+  });
+}
+
+/** Ann's notification in the outbox, as the memory store shows it, with `changes` over it. */
+export function outboxRecord(changes: Record<string, unknown>) {
+  return {
+    id: id(2),
+    kind: "email.initialization",
+    userId: id(1),
+    orgId: "acme",
+    recipient: "ann@acme.test",
+    code: "AAAAAA",
+    link: initLink(DEFAULT_ORIGIN, id(1), "AAAAAA", "acme"),
+    locale: "und",
+    displayName: "Ann Lee",
+    username: "ann@acme.test",
+    createdAt: NOW_TIME,
+    expiresAt: IN_72_HOURS,
+    attempts: 0,
+    state: "pending",
+    ...changes,
+  };
 }
