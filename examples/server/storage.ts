@@ -10,10 +10,32 @@ export interface OpenedStorage {
   close(): Promise<void>;
 }
 
+async function openPostgres(url: string, organization: Organization): Promise<OpenedStorage> {
+  const { default: pg } = await import("pg");
+  const { migrate, postgresStore } = await import("../../src/adapters/postgres/index.js");
+  const pool = new pg.Pool({ connectionString: url });
+  await migrate(pool);
+  const storage = postgresStore({ pool });
+  await storage.upsertOrganization(organization);
+  const where = new URL(url);
+  return { storage, description: `PostgreSQL at ${where.host}${where.pathname}`, close: () => pool.end() };
+}
+
+async function openPglite(folder: string, organization: Organization): Promise<OpenedStorage> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { migratePglite, pgliteStore } = await import("../../src/adapters/pglite/index.js");
+  const db = new PGlite(folder);
+  await migratePglite(db);
+  const storage = pgliteStore({ db });
+  await storage.upsertOrganization(organization);
+  return { storage, description: `PGlite in ${folder}`, close: () => db.close() };
+}
+
 export function openStorage(env: NodeJS.ProcessEnv, organization: Organization): Promise<OpenedStorage> {
-  if (env["DATABASE_URL"] !== undefined || env["PGLITE_DIR"] !== undefined) {
-    return Promise.reject(new Error("PostgreSQL and PGlite storage come with their adapters; this build serves from memory only"));
-  }
+  const databaseUrl = env["DATABASE_URL"];
+  if (databaseUrl !== undefined && databaseUrl !== "") return openPostgres(databaseUrl, organization);
+  const pgliteDir = env["PGLITE_DIR"];
+  if (pgliteDir !== undefined && pgliteDir !== "") return openPglite(pgliteDir, organization);
   const storage = memoryStore({ organizations: [organization] });
   return Promise.resolve({ storage, description: "in memory", close: () => Promise.resolve() });
 }
