@@ -195,6 +195,7 @@ describe("importHumanUser: rules against storage", () => {
     ["a userName", { userName: "ann@globex.test" }, "userName"],
     ["a userName in upper case", { userName: "ANN@GLOBEX.TEST" }, "userName"],
     ["the email it defaults to", { email: { email: "ann@globex.test" } }, "email.email"],
+    ["the email it defaults to under a null userName", { userName: null, email: { email: "ann@globex.test" } }, "email.email"],
   ])("answers 3 for %s on a domain another organization verified", async (_name, patch, field) => {
     const ports = importPorts();
     const result = await importHumanUser(ports, { ...minimalImport(), ...patch }, context);
