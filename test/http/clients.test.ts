@@ -165,9 +165,11 @@ describe("REST, with bodies from @zitadel/proto's JSON", () => {
   it("answers a validation failure with 400 and details that parse as protobuf Any", async () => {
     const { status, json } = await postJson("/v2/users/human", toJson(AddHumanUserRequestSchema, invalidAddRequest), AS_ADMIN);
     const registry = createRegistry(ErrorDetailSchema, BadRequestSchema);
+    // Each detail read as google.protobuf.Any, unpacked by its @type, and written back as its own message's JSON.
     const details = (json["details"] as JsonObject[]).map((detail) => {
       const unpacked = anyUnpack(fromJson(AnySchema, detail, { registry }), registry);
-      return unpacked === undefined ? undefined : toJson(unpacked.$typeName === "zitadel.v1.ErrorDetail" ? ErrorDetailSchema : BadRequestSchema, unpacked as never);
+      const schema = unpacked === undefined ? undefined : registry.getMessage(unpacked.$typeName);
+      return unpacked === undefined || schema === undefined ? undefined : toJson(schema, unpacked);
     });
     expect({ status, code: json["code"], details }).toEqual({
       status: 400,
