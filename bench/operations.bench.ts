@@ -1,8 +1,9 @@
 // Operations A and B on in-memory ports, one core: requests per second without a password and
 // with an imported bcrypt hash, beside the cost of validating the same request alone (the
 // baseline, measured in the same run). Run with `npm run bench -- operations`.
+import type { ResultAsync } from "neverthrow";
 import { Bench } from "tinybench";
-import { createHumanUser, fixedClock, importHumanUser, memoryMailer, memoryStore, type Ports } from "../src/index.js";
+import { createHumanUser, fixedClock, importHumanUser, memoryMailer, memoryStore, type ErrorBody, type Ports } from "../src/index.js";
 import { parseCreateRequest } from "../src/core/schemas/create-human-user.js";
 import { defaultHashBounds } from "../src/passwords/bounds.js";
 import { camelCaseKeys } from "../src/core/wire/camel-case-keys.js";
@@ -26,7 +27,7 @@ const createRequest = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function expectOk(result: Promise<{ isOk(): boolean }>): Promise<void> {
+async function expectOk<T>(result: ResultAsync<T, ErrorBody>): Promise<void> {
   if (!(await result).isOk()) throw new Error("bench request was refused");
 }
 

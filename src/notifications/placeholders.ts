@@ -18,8 +18,27 @@ export interface MessageValues {
 
 const placeholder = /\{\{\s*([A-Za-z]*)\s*\}\}/g;
 
-function isValueName(name: string, values: MessageValues): name is keyof MessageValues {
-  return Object.prototype.hasOwnProperty.call(values, name);
+const VALUE_NAMES: ReadonlySet<string> = new Set<keyof MessageValues>(["displayName", "username", "recipient", "code", "link", "validity", "expiresAt"]);
+
+/** A template split once into literal text and value names; `undefined` names an unknown placeholder. */
+type CompiledTemplate = Result<readonly (string | { readonly value: keyof MessageValues })[], string>;
+
+// Templates are few and used for every message: split each once, not once per message.
+const compiled = new Map<string, CompiledTemplate>();
+
+function compile(template: string): CompiledTemplate {
+  const parts: (string | { readonly value: keyof MessageValues })[] = [];
+  const unknown: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(placeholder)) {
+    const name = match[1] ?? "";
+    parts.push(template.slice(last, match.index));
+    if (VALUE_NAMES.has(name)) parts.push({ value: name as keyof MessageValues });
+    else unknown.push(match[0]);
+    last = match.index + match[0].length;
+  }
+  parts.push(template.slice(last));
+  return unknown.length === 0 ? ok(parts) : err(`unknown placeholder ${unknown.join(", ")} in message template`);
 }
 
 /**
@@ -31,11 +50,15 @@ export function fillTemplate(
   values: MessageValues,
   encode: (value: string) => string,
 ): Result<string, string> {
-  const unknown: string[] = [];
-  const filled = template.replace(placeholder, (whole, name: string) => {
-    if (isValueName(name, values)) return encode(values[name]);
-    unknown.push(whole);
-    return whole;
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    parts = compile(template);
+    if (compiled.size >= 256) compiled.clear();
+    compiled.set(template, parts);
+  }
+  return parts.map((list) => {
+    let filled = "";
+    for (const part of list) filled += typeof part === "string" ? part : encode(values[part.value]);
+    return filled;
   });
-  return unknown.length === 0 ? ok(filled) : err(`unknown placeholder ${unknown.join(", ")} in message template`);
 }

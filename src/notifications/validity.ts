@@ -14,10 +14,24 @@ function wholeUnit(seconds: number): [number, DurationUnit] {
 export function describeValidity(createdAt: string, expiresAt: string, language: string): string {
   const seconds = Math.max(0, Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 1000));
   const [amount, unit] = wholeUnit(Number.isFinite(seconds) ? seconds : 0);
-  const options: Intl.NumberFormatOptions = { style: "unit", unit, unitDisplay: "long" };
-  try {
-    return new Intl.NumberFormat(language, options).format(amount);
-  } catch {
-    return new Intl.NumberFormat("en", options).format(amount);
+  return unitFormat(language, unit).format(amount);
+}
+
+// Building an Intl.NumberFormat costs far more than formatting with one: keep them.
+const formats = new Map<string, Intl.NumberFormat>();
+
+function unitFormat(language: string, unit: DurationUnit): Intl.NumberFormat {
+  const key = `${language}|${unit}`;
+  let format = formats.get(key);
+  if (format === undefined) {
+    const options: Intl.NumberFormatOptions = { style: "unit", unit, unitDisplay: "long" };
+    try {
+      format = new Intl.NumberFormat(language, options);
+    } catch {
+      format = new Intl.NumberFormat("en", options);
+    }
+    if (formats.size >= 256) formats.clear();
+    formats.set(key, format);
   }
+  return format;
 }

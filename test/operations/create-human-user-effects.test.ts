@@ -277,3 +277,20 @@ describe("port failures", () => {
     expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
   });
 });
+
+describe("repeats within one request", () => {
+  it("links a provider account named twice once", async () => {
+    const ports = testPorts();
+    const link = { idpId: "idp-acme", userId: "ext-1", userName: "first" };
+    const result = await createHumanUser(ports, { ...minimalCreate(), idpLinks: [link, { ...link, userName: "second" }] }, context);
+    expect(result).toEqual(ok({ userId: FIRST_ID, details: { sequence: "3", changeDate: NOW, resourceOwner: "acme" } }));
+    expect(ports.storage.events().filter((event) => event.type === "user.human.externalidp.added").map((event) => event.payload)).toEqual([
+      { idpConfigId: "idp-acme", userId: "ext-1", displayName: "first" },
+    ]);
+  });
+
+  it("takes an empty organization header as no header", async () => {
+    const ports = testPorts();
+    expect((await createHumanUser(ports, minimalCreate(), { ...context, orgId: "" }))._unsafeUnwrap().details.resourceOwner).toBe("acme");
+  });
+});

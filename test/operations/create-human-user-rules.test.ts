@@ -205,7 +205,7 @@ describe("passwords", () => {
   });
 
   it("stores a password that verifies later with verifyPassword (default hasher)", async () => {
-    const ports = testPorts({ passwordHasher: undefined });
+    const ports = testPorts();
     await createHumanUser(ports, { ...minimalCreate(), password: { password: "Secr3t!pw" } }, context);
     const stored = ports.storage.events()[0]?.payload["encodedHash"];
     expect(typeof stored).toBe("string");

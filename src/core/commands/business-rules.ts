@@ -17,11 +17,10 @@ function idpLinkKey(link: IdpLinkDraft): string {
 /** The uniqueness claims a new user takes; usernames per organization when its policy says so. */
 export function userClaims(userId: string, draft: UserDraft, organization: Organization): UniqueClaim[] {
   const usernameScope = organization.policy?.userLoginMustBeDomain === true ? organization.id : INSTANCE;
-  const links = new Set(draft.idpLinks.map(idpLinkKey));
   return [
     { kind: "user_id", scope: INSTANCE, key: userId },
     { kind: "username", scope: usernameScope, key: usernameClaimKey(draft.username) },
-    ...[...links].map((key): UniqueClaim => ({ kind: "idp_link", scope: INSTANCE, key })),
+    ...draft.idpLinks.map((link): UniqueClaim => ({ kind: "idp_link", scope: INSTANCE, key: idpLinkKey(link) })),
   ];
 }
 

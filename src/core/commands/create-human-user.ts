@@ -18,7 +18,7 @@ const createSpec: OperationSpec<CreateHumanUserResponse> = {
     const orgDomain = member(organization, "orgDomain");
     if (typeof orgId === "string") return { orgId };
     if (typeof orgDomain === "string") return { orgDomain };
-    return { orgId: context.orgId ?? requester.orgId };
+    return { orgId: context.orgId || requester.orgId };
   },
   parse: parseCreateRequest,
   usernameField: (request) => (request["username"] != null ? "username" : "email.email"),

@@ -12,7 +12,8 @@ import { runUserCreation, type OperationSpec } from "./run-user-creation.js";
 const importSpec: OperationSpec<ImportHumanUserResponse> = {
   operation: "import",
   shape: importRequestShape,
-  target: (_request, context, requester) => ({ orgId: context.orgId ?? requester.orgId }),
+  // An empty header names no organization, as an absent one.
+  target: (_request, context, requester) => ({ orgId: context.orgId || requester.orgId }),
   parse: parseImportRequest,
   usernameField: (request) => (request["userName"] != null ? "userName" : "email.email"),
   respond(planned, facts) {

@@ -10,7 +10,7 @@ import { emptyMessage, flag, list, optional, parsedWith, record, text } from "..
 import { violation } from "../validation/violations.js";
 import { atMostOneOf, member, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
-import { defaultDisplayName, lastValuePerKey } from "./draft-helpers.js";
+import { defaultDisplayName, firstLinkPerAccount, lastValuePerKey } from "./draft-helpers.js";
 import {
   emailAddress,
   encodedHash,
@@ -122,7 +122,7 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
     metadata: lastValuePerKey(parsed.metadata ?? []),
     ...(password !== undefined ? { password: { kind: "plain", plain: password.password, changeRequired: password.changeRequired === true } } : {}),
     ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed.hash, changeRequired: hashed.changeRequired === true } } : {}),
-    idpLinks: (parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName })),
+    idpLinks: firstLinkPerAccount((parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName }))),
     ...(parsed.totpSecret != null ? { totpSecret: parsed.totpSecret } : {}),
     passwordlessRegistration: false,
   };

@@ -6,7 +6,7 @@ import { normalizeUsername } from "../rules/username.js";
 import type { UserDraft } from "../user-draft.js";
 import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
-import { defaultDisplayName } from "./draft-helpers.js";
+import { defaultDisplayName, firstLinkPerAccount } from "./draft-helpers.js";
 import { member, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
 import { emailAddress, encodedHash, gender, identifier, languageTag, MAX_TEXT, optionalName, personName, plainPassword, username } from "./fields.js";
@@ -68,7 +68,7 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
     metadata: [],
     ...(plain !== undefined ? { password: { kind: "plain", plain, changeRequired } } : {}),
     ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed, changeRequired } } : {}),
-    idpLinks: (parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" })),
+    idpLinks: firstLinkPerAccount((parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" }))),
     passwordlessRegistration: parsed.requestPasswordlessRegistration === true,
   };
 }
