@@ -9,7 +9,8 @@ import { durationSeconds } from "../wire/timestamp.js";
 import { pruneEmpty } from "../wire/prune.js";
 import { runUserCreation, type OperationSpec } from "./run-user-creation.js";
 
-const importSpec: OperationSpec<ImportHumanUserResponse> = {
+/** Operation B in the shared pipeline; bulk import reuses it. */
+export const importSpec: OperationSpec<ImportHumanUserResponse> = {
   operation: "import",
   shape: importRequestShape,
   // An empty header names no organization, as an absent one.

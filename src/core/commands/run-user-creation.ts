@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Requester } from "../../ports/authorizer.js";
 import type { Ports } from "../../ports/index.js";
-import type { Organization } from "../../ports/storage.js";
+import type { AppendOutcome, Organization } from "../../ports/storage.js";
 import { deliverPendingNotifications } from "../../notifications/deliver.js";
 import type { OperationContext } from "../context.js";
 import type { ErrorBody, FieldViolation } from "../errors/error-body.js";
@@ -75,12 +75,19 @@ function deliverAfterWrite(ports: ResolvedPorts, planned: PlannedWrite): Promise
   return mode === "await" ? delivery : Promise.resolve();
 }
 
-async function run<TResponse>(
+/** Everything up to the write: checked, decided and planned, nothing stored yet. */
+export interface PreparedUser<TResponse> {
+  readonly spec: OperationSpec<TResponse>;
+  readonly planned: PlannedWrite;
+  readonly resourceOwner: string;
+}
+
+async function prepare<TResponse>(
   ports: ResolvedPorts,
   rawRequest: unknown,
   context: OperationContext,
   spec: OperationSpec<TResponse>,
-): Promise<Result<TResponse, ErrorBody>> {
+): Promise<Result<PreparedUser<TResponse>, ErrorBody>> {
   const request = camelCaseKeys(rawRequest);
   if (!isRequestObject(request)) return err(notAnObject());
   const shape = spec.shape(request);
@@ -120,19 +127,28 @@ async function run<TResponse>(
   });
   if (planned.isErr()) return err(portFailure(new Error(planned.error), "link configuration", ports.logger));
 
-  const { write } = planned.value;
-  const outcome = await callPort("storage write", ports.logger, () => ports.storage.appendUser(write));
-  if (outcome.isErr()) return err(outcome.error);
-  if (!outcome.value.ok) return err(alreadyExists(outcome.value.conflict.kind));
+  return ok({ spec, planned: planned.value, resourceOwner: org.id });
+}
 
-  await deliverAfterWrite(ports, planned.value);
-  const last = write.events[write.events.length - 1];
+/**
+ * After the store's answer to the prepared write: a held claim answers 6, otherwise the new
+ * notifications are handed over and the response body is made.
+ */
+export async function finishUserCreation<TResponse>(
+  ports: ResolvedPorts,
+  prepared: PreparedUser<TResponse>,
+  outcome: AppendOutcome,
+): Promise<Result<TResponse, ErrorBody>> {
+  if (!outcome.ok) return err(alreadyExists(outcome.conflict.kind));
+  const { planned, spec } = prepared;
+  await deliverAfterWrite(ports, planned);
+  const last = planned.write.events[planned.write.events.length - 1];
   return ok(
-    spec.respond(planned.value, {
-      userId: userId.value,
+    spec.respond(planned, {
+      userId: planned.write.userId,
       sequence: String(last?.sequence ?? 0),
       date: last?.createdAt ?? "",
-      resourceOwner: org.id,
+      resourceOwner: prepared.resourceOwner,
     }),
   );
 }
@@ -148,8 +164,31 @@ export async function runUserCreation<TResponse>(
   spec: OperationSpec<TResponse>,
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
-    return await run(resolvePorts(ports), request, context ?? {}, spec);
+    const resolved = resolvePorts(ports);
+    const prepared = await prepareUserCreation(resolved, request, context, spec);
+    if (prepared.isErr()) return err(prepared.error);
+    const { write } = prepared.value.planned;
+    const outcome = await callPort("storage write", resolved.logger, () => resolved.storage.appendUser(write));
+    if (outcome.isErr()) return err(outcome.error);
+    return await finishUserCreation(resolved, prepared.value, outcome.value);
   } catch (cause) {
     return err(portFailure(cause, `${spec.operation} user`, ports?.logger));
+  }
+}
+
+/**
+ * The first half of the pipeline, for callers that write many users at once (bulk import):
+ * everything but the write. Never rejects.
+ */
+export async function prepareUserCreation<TResponse>(
+  ports: ResolvedPorts,
+  request: unknown,
+  context: OperationContext | undefined,
+  spec: OperationSpec<TResponse>,
+): Promise<Result<PreparedUser<TResponse>, ErrorBody>> {
+  try {
+    return await prepare(ports, request, context ?? {}, spec);
+  } catch (cause) {
+    return err(portFailure(cause, `${spec.operation} user`, ports.logger));
   }
 }
