@@ -10,7 +10,7 @@ import { emptyMessage, flag, list, optional, parsedWith, record, text } from "..
 import { violation } from "../validation/violations.js";
 import { atMostOneOf, member, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
-import { defaultDisplayName, firstLinkPerAccount, lastValuePerKey } from "./draft-helpers.js";
+import { firstLinkPerAccount, lastValuePerKey, profileDraft } from "./draft-helpers.js";
 import {
   emailAddress,
   encodedHash,
@@ -102,14 +102,7 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
     ...(parsed.userId != null ? { userId: parsed.userId } : {}),
     // A username taken from the email is stored like a given one: trimmed and in NFC.
     username: parsed.username ?? normalizeUsername(email.email),
-    profile: {
-      givenName: profile.givenName,
-      familyName: profile.familyName,
-      nickName: profile.nickName ?? "",
-      displayName: defaultDisplayName(profile.displayName, profile.givenName, profile.familyName),
-      preferredLanguage: profile.preferredLanguage ?? "und",
-      gender: profile.gender ?? "GENDER_UNSPECIFIED",
-    },
+    profile: profileDraft(profile.givenName, profile.familyName, profile),
     email: {
       address: email.email,
       verified: email.isVerified === true,

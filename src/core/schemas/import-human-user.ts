@@ -6,7 +6,7 @@ import { normalizeUsername } from "../rules/username.js";
 import type { UserDraft } from "../user-draft.js";
 import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
-import { defaultDisplayName, firstLinkPerAccount } from "./draft-helpers.js";
+import { firstLinkPerAccount, profileDraft } from "./draft-helpers.js";
 import { member, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
 import { emailAddress, encodedHash, gender, identifier, languageTag, MAX_TEXT, optionalName, personName, plainPassword, username } from "./fields.js";
@@ -53,14 +53,7 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
   return {
     // A username taken from the email is stored like a given one: trimmed and in NFC.
     username: parsed.userName ?? normalizeUsername(email.email),
-    profile: {
-      givenName: profile.firstName,
-      familyName: profile.lastName,
-      nickName: profile.nickName ?? "",
-      displayName: defaultDisplayName(profile.displayName, profile.firstName, profile.lastName),
-      preferredLanguage: profile.preferredLanguage ?? "und",
-      gender: profile.gender ?? "GENDER_UNSPECIFIED",
-    },
+    profile: profileDraft(profile.firstName, profile.lastName, profile),
     email: { address: email.email, verified: email.isEmailVerified === true, codeDelivery: email.isEmailVerified === true ? "none" : "send" },
     ...(phone != null
       ? { phone: { number: phone.phone, verified: phone.isPhoneVerified === true, codeDelivery: phone.isPhoneVerified === true ? "none" : "send" } }
