@@ -4,9 +4,11 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { isConnectionFailure } from "../../src/adapters/postgres/connection-failure.js";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
-import type { PgClientLike, PgPoolLike } from "../../src/adapters/postgres/index.js";
+import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { contractIdentityProviders, contractOrganizations, userWrite } from "../../src/testing/index.js";
+import { statementName } from "../../src/adapters/postgres/statement-name.js";
+import * as statements from "../../src/adapters/postgres/statements.js";
 import { findPostgres, postgresSubject, schemaPool } from "./databases.js";
 
 const url = await findPostgres();
@@ -63,6 +65,38 @@ describe("connection failures", () => {
   });
 });
 
+describe("prepared statements", () => {
+  it("gives every statement of the store its own stable name, a valid PostgreSQL identifier", () => {
+    const texts = Object.values(statements);
+    const names = texts.map(statementName);
+    expect(new Set(names).size).toBe(texts.length);
+    expect(names.every((name) => /^human_users_[0-9a-f]{16}$/.test(name) && name.length <= 63)).toBe(true);
+    expect(texts.map(statementName)).toEqual(names);
+  });
+});
+
+describe.skipIf(url === undefined)(`without prepared statements (for transaction-mode poolers)${needsServer}`, () => {
+  it("writes, refuses a held claim, and hands out notifications the same way", async () => {
+    const subject = await postgresSubject(url ?? "", "unprepared", seed);
+    // One connection, so that pg_prepared_statements below looks at the very session the store used.
+    const single = new pg.Pool({ connectionString: url ?? "", max: 1, options: `-c search_path=${subject.schema.schema}` });
+    try {
+      const store = postgresStore({ pool: single, preparedStatements: false });
+      const write = userWrite("u1");
+      expect(await store.appendUser(write)).toEqual({ ok: true });
+      expect(await store.appendUser(userWrite("u2", { claims: write.claims.slice(1) }))).toEqual({ ok: false, conflict: write.claims[1] });
+      expect(await store.loadEvents("u1")).toEqual(write.events);
+      const now = new Date("2030-01-01T00:00:00.000Z");
+      expect((await store.leaseNotifications({ now, limit: 10, leaseUntil: new Date(now.getTime() + 1_000), ids: ["u1-n0"] })).map((n) => n.id)).toEqual(["u1-n0"]);
+      const prepared = await single.query("SELECT count(*)::int AS count FROM pg_prepared_statements WHERE name LIKE 'human_users_%'");
+      expect(prepared.rows).toEqual([{ count: 0 }]);
+    } finally {
+      await single.end();
+      await subject.close?.();
+    }
+  });
+});
+
 describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () => {
   const server = url ?? "";
 
@@ -99,18 +133,18 @@ describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () 
 function killingPool(pool: pg.Pool, admin: pg.Pool, when: (text: string) => boolean): PgPoolLike & { kills: number } {
   const killing = {
     kills: 0,
-    query: (text: string, values?: unknown[]) => pool.query(text, values),
+    query: (query: PgQuery) => pool.query(query),
     async connect(): Promise<PgClientLike> {
       const client = await pool.connect();
       const pid = ((await client.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid;
       return {
-        async query(text: string, values?: unknown[]) {
-          if (killing.kills === 0 && when(text)) {
+        async query(query: PgQuery) {
+          if (killing.kills === 0 && when(query.text)) {
             killing.kills += 1;
             // Waits (up to 5 s) until the backend is gone, so the statement surely meets a dead connection.
             await admin.query("SELECT pg_terminate_backend($1, 5000)", [pid]);
           }
-          return client.query(text, values);
+          return client.query(query);
         },
         release: (destroy) => client.release(destroy),
         on: (event, listener) => client.on(event, listener),

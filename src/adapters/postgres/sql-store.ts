@@ -86,8 +86,11 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
     async leaseNotifications(request) {
       if (request.limit <= 0 || request.ids?.length === 0) return [];
-      const ids = request.ids === undefined ? null : JSON.stringify(request.ids);
-      const leased = await db.query(sql.leaseSql, [request.now.toISOString(), request.leaseUntil.toISOString(), request.limit, ids]);
+      const window = [request.now.toISOString(), request.leaseUntil.toISOString(), request.limit];
+      const leased =
+        request.ids === undefined
+          ? await db.query(sql.leaseDueSql, window)
+          : await db.query(sql.leaseIdsSql, [...window, JSON.stringify(request.ids)]);
       return leased.rows.map(toPending);
     },
     async markNotificationDelivered(id, at) {

@@ -36,10 +36,13 @@ WITH claimed AS (
 )
 SELECT kind, scope, key FROM claimed`;
 
+/** LATERAL ... LIMIT 1 makes one primary-key probe per asked claim, never a scan of the table. */
 export const heldClaimsSql = `
 SELECT c.kind, c.scope, c.key
 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
-JOIN human_users_claims h ON h.kind = c.kind AND h.scope = c.scope AND h.key = c.key`;
+CROSS JOIN LATERAL (
+  SELECT 1 FROM human_users_claims h WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key LIMIT 1
+) AS held`;
 
 const eventColumns = `type, aggregate_id, org_id, sequence, ${iso("created_at")} AS created_at, payload::text AS payload`;
 
@@ -53,16 +56,17 @@ const outboxColumns = `id, kind, user_id, org_id, recipient, code, link, locale,
 /**
  * Due: pending, not leased (or the lease is over), not waiting for a retry. `SKIP LOCKED` lets
  * parallel workers each take different rows instead of waiting for or doubling each other.
- * $1 now, $2 lease end, $3 limit, $4 ids (JSON array) or NULL for any.
+ * $1 now, $2 lease end, $3 limit, then the filter's parameters.
  */
-export const leaseSql = `
+function leaseSql(filter: string): string {
+  return `
 UPDATE human_users_outbox AS o SET leased_until = $2::timestamptz
 FROM (
   SELECT position FROM human_users_outbox
   WHERE state = 'pending'
     AND (leased_until IS NULL OR leased_until <= $1::timestamptz)
     AND (retry_at IS NULL OR retry_at <= $1::timestamptz)
-    AND ($4::json IS NULL OR id IN (SELECT json_array_elements_text($4::json)))
+    ${filter}
   ORDER BY position
   LIMIT $3
   FOR UPDATE SKIP LOCKED
@@ -70,6 +74,12 @@ FROM (
 WHERE o.position = due.position
 -- Unqualified names are o's: the subquery yields only "position".
 RETURNING ${outboxColumns}`;
+}
+
+export const leaseDueSql = leaseSql("");
+
+/** Only the named ids ($4, a JSON array), found through the unique index on id however long the backlog. */
+export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_elements_text($4::json)))");
 
 export const deliveredSql = `
 UPDATE human_users_outbox
