@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
+import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { describeStorageContract, userWrite } from "../../src/testing/index.js";
 import { PgliteSchemas } from "./databases.js";
 
@@ -22,6 +23,8 @@ describe("pglite in a folder", () => {
     const write = userWrite("durable", { events: 2, notifications: 1 });
     expect(await pgliteStore({ db: pglite.instance }).appendUser(write)).toEqual({ ok: true });
     await pglite.close();
+    // A closed database is storage that cannot be reached: the operations answer 14.
+    await expect(pgliteStore({ db: pglite.instance }).loadEvents("durable")).rejects.toBeInstanceOf(StorageUnavailableError);
 
     const reopened = new PGlite(folder);
     try {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isConnectionFailure } from "../../src/adapters/postgres/connection-failure.js";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
 import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/index.js";
+import { createHumanUser, memoryMailer, systemClock } from "../../src/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { contractIdentityProviders, contractOrganizations, userWrite } from "../../src/testing/index.js";
 import { statementName } from "../../src/adapters/postgres/statement-name.js";
@@ -61,6 +62,20 @@ describe("connection failures", () => {
     ];
     const outcomes = await Promise.all(calls.map((call) => call().then(() => "resolved", (error: unknown) => (error instanceof StorageUnavailableError ? "unavailable" : String(error)))));
     expect(outcomes).toEqual(calls.map(() => "unavailable"));
+    await pool.end();
+  });
+
+  it("makes createHumanUser answer 14 when the database cannot be reached", async () => {
+    const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2_000 });
+    pool.on("error", () => undefined);
+    const ports = { storage: postgresStore({ pool }), mailer: memoryMailer(), clock: systemClock };
+    const request = { profile: { givenName: "Ann", familyName: "Lee" }, email: { email: "ann@acme.example" } };
+    const result = await createHumanUser(ports, request, { requester: { userId: "admin", orgId: "org-a" } });
+    expect(result.isErr() ? result.error : result.value).toEqual({
+      code: 14,
+      message: "storage is unavailable, try again later",
+      details: [{ "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id: "USER-unv4", message: "storage is unavailable, try again later" }],
+    });
     await pool.end();
   });
 });
