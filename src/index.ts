@@ -1,6 +1,7 @@
 // Public surface of human-users. Every name here is part of the contract (SPEC section 1).
 export { createHumanUser } from "./core/commands/create-human-user.js";
 export { importHumanUser } from "./core/commands/import-human-user.js";
+export { importHumanUsers, defaultBulkImportOptions, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource, type StopSignal } from "./core/bulk/import-human-users.js";
 export type { OperationContext } from "./core/context.js";
 export type { CreateHumanUserRequest, ImportHumanUserRequest } from "./core/requests.js";
 export type { CreateHumanUserResponse, CreationDetails, ImportHumanUserResponse, PasswordlessRegistration } from "./core/responses.js";

@@ -165,6 +165,13 @@ export interface Storage {
   findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]>;
   /** Writes events, claims and notifications atomically; a held claim fails the whole write. */
   appendUser(write: UserWrite): Promise<AppendOutcome>;
+  /**
+   * Optional batch write for bulk import: each write atomic on its own, as if `appendUser` were
+   * called for each in order (so of two writes holding one claim the first wins, and a write that
+   * fails releases its claims to the later ones). One outcome per write, in order. Rejects on
+   * failure, and then writes none of the batch.
+   */
+  appendUsers?(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]>;
   /** One user's events in sequence order. */
   loadEvents(userId: string): Promise<readonly StoredEvent[]>;
   /** Hands out due notifications and hides them from other callers until `leaseUntil`. */

@@ -154,6 +154,21 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     return Promise.resolve({ ok: true });
   }
 
+  /** Checked for the whole batch first, so that a batch that rejects writes none of its writes. */
+  async function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
+    const newEventKeys = writes.flatMap((write) => write.events.map((event) => `${event.sequence}:${event.aggregateId}`));
+    if (newEventKeys.some((key) => eventKeys.has(key)) || new Set(newEventKeys).size !== newEventKeys.length) {
+      throw new Error("memoryStore: an event with this user and sequence already exists");
+    }
+    const newNotificationIds = writes.flatMap((write) => write.notifications.map((notification) => notification.id));
+    if (newNotificationIds.some((id) => outbox.has(id)) || new Set(newNotificationIds).size !== newNotificationIds.length) {
+      throw new Error("memoryStore: a notification with this id already exists");
+    }
+    const outcomes: AppendOutcome[] = [];
+    for (const write of writes) outcomes.push(await appendUser(write));
+    return outcomes;
+  }
+
   function leaseNotifications(request: LeaseRequest): Promise<readonly PendingNotification[]> {
     // Named ids are looked up, not searched for: delivery right after a write stays O(1).
     const candidates =
@@ -207,6 +222,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     findIdentityProvider: (id) => Promise.resolve(copyJson(providers.get(id))),
     findHeldClaims: (wanted) => Promise.resolve(wanted.filter((claim) => claims.has(claimKey(claim))).map(copyClaim)),
     appendUser,
+    appendUsers,
     loadEvents: (userId) =>
       Promise.resolve(structuredClone(eventsByUser.get(userId) ?? []).sort((a, b) => a.sequence - b.sequence)),
     leaseNotifications,
