@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import type {
   IdentityProvider,
   Organization,
@@ -89,6 +89,22 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       const subject = await factory(seed);
       try {
         await body(subject);
+      } finally {
+        await subject.close?.();
+      }
+    };
+  }
+
+  type AppendUsers = NonNullable<Storage["appendUsers"]>;
+
+  /** For the optional batch write: the test is skipped, saying why, when the store has none. */
+  function withBatchStore(body: (subject: StorageUnderTest, appendUsers: AppendUsers) => Promise<void>): (context: TestContext) => Promise<void> {
+    return async (context) => {
+      const subject = await factory(seed);
+      try {
+        const appendUsers = subject.storage.appendUsers?.bind(subject.storage);
+        if (appendUsers === undefined) return context.skip("this store has no appendUsers (optional)");
+        await body(subject, appendUsers);
       } finally {
         await subject.close?.();
       }
@@ -194,6 +210,53 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           claims: sortClaims(winner?.claims),
           notifications: winner?.notifications.map(pendingRecord),
         });
+      }));
+    });
+
+    describe("appendUsers (optional batch write)", () => {
+      it("writes each write of a batch atomically on its own, in order, answering each", withBatchStore(async ({ storage, snapshot }, appendUsers) => {
+        const earlier = userWrite("u0", { claims: [usernameClaim("held")] });
+        await storage.appendUser(earlier);
+        const first = userWrite("u1", { claims: [usernameClaim("x")] });
+        const loser = userWrite("u2", { claims: [usernameClaim("z"), usernameClaim("x")] });
+        const afterLoser = userWrite("u3", { claims: [usernameClaim("z")] });
+        const againstEarlier = userWrite("u4", { claims: [usernameClaim("held")] });
+        expect(await appendUsers([first, loser, afterLoser, againstEarlier])).toEqual([
+          { ok: true },
+          { ok: false, conflict: usernameClaim("x") },
+          // The refused write gave its claim on "z" back: the next write may take it.
+          { ok: true },
+          { ok: false, conflict: usernameClaim("held") },
+        ]);
+        const kept = [earlier, first, afterLoser];
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
+          events: kept.flatMap((write) => write.events),
+          claims: sortClaims(kept.flatMap((write) => write.claims)),
+          notifications: kept.flatMap((write) => write.notifications.map(pendingRecord)),
+        });
+      }));
+
+      it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendUsers) => {
+        expect(await appendUsers([])).toEqual([]);
+        expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
+      }));
+
+      it("rejects a batch that cannot be written (two notifications with one id) and writes none of it", withBatchStore(async ({ snapshot }, appendUsers) => {
+        const fine = userWrite("u1");
+        const clashing = { ...userWrite("u2"), notifications: fine.notifications.map((notification) => ({ ...notification, userId: "u2" })) };
+        await expect(appendUsers([fine, clashing])).rejects.toBeInstanceOf(Error);
+        expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
+      }));
+
+      it("lets parallel batches claiming the same keys in different orders each key win once", withBatchStore(async ({ snapshot }, appendUsers) => {
+        const keys = 5;
+        const batches = Array.from({ length: 4 }, (_, batch) =>
+          Array.from({ length: keys }, (_, index) => userWrite(`b${batch}-${index}`, { claims: [usernameClaim(`shared-${(batch + index) % keys}`)] })),
+        );
+        const outcomes = (await Promise.all(batches.map((batch) => appendUsers(batch)))).flat();
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(keys);
+        const usernames = inAnyClaimOrder(await snapshot()).claims.filter((claim) => claim.kind === "username");
+        expect(usernames).toEqual(Array.from({ length: keys }, (_, index) => usernameClaim(`shared-${index}`)));
       }));
     });
 

@@ -8,7 +8,7 @@ import type {
   UserWrite,
 } from "../../ports/storage.js";
 import { toClaim, toEvent, toIdentityProvider, toOrganization, toPending, toRecord } from "./rows.js";
-import type { SqlDatabase } from "./sql-database.js";
+import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
 import * as sql from "./statements.js";
 
 /** A `Storage` on PostgreSQL's SQL, plus what a host needs to fill and inspect it. */
@@ -36,34 +36,65 @@ function firstMissing(wanted: readonly UniqueClaim[], won: readonly UniqueClaim[
   return undefined;
 }
 
-/**
- * A fixed order for claim inserts, so two writers wanting overlapping claims lock them in the same
- * order and wait for each other instead of deadlocking.
- */
-function lockOrder(claims: readonly UniqueClaim[]): UniqueClaim[] {
-  const text = (claim: UniqueClaim): string => JSON.stringify([claim.kind, claim.scope, claim.key]);
-  return [...claims].sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
-}
-
 function toJsonClaims(claims: readonly UniqueClaim[]): string {
   return JSON.stringify(claims.map(({ kind, scope, key }) => ({ kind, scope, key })));
 }
 
+/**
+ * Deadlock and serialization failures. Claims are locked in one global order, so none is expected;
+ * should the database report one anyway, it has rolled the transaction back, and it can run again.
+ */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}
+
+async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryable(error)) throw error;
+    }
+  }
+}
+
 export function sqlStore(db: SqlDatabase): SqlStore {
-  async function appendUser(write: UserWrite): Promise<AppendOutcome> {
-    const claims = lockOrder(write.claims);
-    return db.transaction(async (tx): Promise<AppendOutcome> => {
-      const won = await tx.query(sql.appendUserSql, [
-        toJsonClaims(claims),
-        JSON.stringify(write.events),
-        JSON.stringify(write.notifications),
-        write.userId,
-      ]);
-      const conflict = firstMissing(write.claims, won.rows.map(toClaim));
-      if (conflict === undefined) return { ok: true };
-      await tx.rollback();
-      return { ok: false, conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
-    });
+  /** Writes one user inside `tx`; on a conflict nothing of it remains, the claims it had won included. */
+  async function appendInside(tx: SqlTransaction, write: UserWrite, undo: (won: readonly UniqueClaim[]) => Promise<void>): Promise<AppendOutcome> {
+    const won = await tx.query(sql.appendUserSql, [
+      toJsonClaims(write.claims),
+      JSON.stringify(write.events),
+      JSON.stringify(write.notifications),
+      write.userId,
+    ]);
+    const wonClaims = won.rows.map(toClaim);
+    const conflict = firstMissing(write.claims, wonClaims);
+    if (conflict === undefined) return { ok: true };
+    await undo(wonClaims);
+    return { ok: false, conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
+  }
+
+  function appendUser(write: UserWrite): Promise<AppendOutcome> {
+    return retryingConflicts(() => db.transaction((tx) => appendInside(tx, write, () => tx.rollback())));
+  }
+
+  /** One transaction for the batch; a refused write gives its won claims back to the writes after it. */
+  function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
+    if (writes.length === 0) return Promise.resolve([]);
+    return retryingConflicts(() =>
+      db.transaction(async (tx) => {
+        await tx.query(sql.lockClaimsSql, [toJsonClaims(writes.flatMap((write) => write.claims))]);
+        const outcomes: AppendOutcome[] = [];
+        for (const write of writes) {
+          const release = async (won: readonly UniqueClaim[]) => {
+            if (won.length > 0) await tx.query(sql.releaseClaimsSql, [toJsonClaims(won), write.userId]);
+          };
+          outcomes.push(await appendInside(tx, write, release));
+        }
+        return outcomes;
+      }),
+    );
   }
 
   async function findOne<T>(text: string, param: string, map: (row: unknown) => T): Promise<T | undefined> {
@@ -83,6 +114,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
       return claims.filter((claim) => held.some((candidate) => sameClaim(candidate, claim))).map(toClaim);
     },
     appendUser,
+    appendUsers,
     loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
     async leaseNotifications(request) {
       if (request.limit <= 0 || request.ids?.length === 0) return [];

@@ -9,15 +9,35 @@ function iso(column: string): string {
 }
 
 /**
- * Claims first: `ON CONFLICT DO NOTHING` returns only the claims this write won (waiting for a
- * racing writer to finish first). Events and notifications are written only when every claim was
- * won; otherwise the caller rolls the transaction back, which also drops the claims won.
+ * Takes a transaction-scoped advisory lock per claim of `$1`, in one global order (by hash), and
+ * yields their count. Every writer locks its claims this way before inserting them, so writers
+ * wanting overlapping claims queue instead of deadlocking, even batches that hold many claims.
+ * The two-key form with a fixed first key keeps these locks apart from the host's own advisory locks.
+ */
+const lockClaims = `
+  SELECT count(lock) AS held FROM (
+    SELECT pg_advisory_xact_lock(1752005491, ordered.hash) AS lock FROM (
+      SELECT DISTINCT hashtext(c.kind || chr(31) || c.scope || chr(31) || c.key) AS hash
+      FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
+      ORDER BY hash
+    ) AS ordered
+  ) AS locks`;
+
+/** For a batch: all its claims locked up front, before its first write. $1 claims. */
+export const lockClaimsSql = lockClaims;
+
+/**
+ * Claims first (after their locks): `ON CONFLICT DO NOTHING` returns only the claims this write
+ * won. Events and notifications are written only when every claim was won; otherwise the caller
+ * undoes the claims won (a rollback, or a delete inside a batch).
  * $1 claims, $2 events, $3 notifications (JSON arrays), $4 the user id.
  */
 export const appendUserSql = `
-WITH claimed AS (
+WITH locked AS (${lockClaims}
+), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
   SELECT c.kind, c.scope, c.key, $4 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
+  WHERE (SELECT held FROM locked) IS NOT NULL
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key
 ), complete AS (
@@ -35,6 +55,12 @@ WITH claimed AS (
   WHERE (SELECT ok FROM complete)
 )
 SELECT kind, scope, key FROM claimed`;
+
+/** Gives back the claims a refused write of a batch had won, inside the batch's transaction. $1 claims, $2 the user id. */
+export const releaseClaimsSql = `
+DELETE FROM human_users_claims h
+USING json_to_recordset($1::json) AS c(kind text, scope text, key text)
+WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = $2`;
 
 /** LATERAL ... LIMIT 1 makes one primary-key probe per asked claim, never a scan of the table. */
 export const heldClaimsSql = `
