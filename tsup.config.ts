@@ -10,7 +10,8 @@ async function writeMigrationFiles(): Promise<void> {
 
 export default defineConfig({
   // `testing` is the contract suite for storage adapter authors (`human-users/testing`); it needs vitest.
-  entry: { index: "src/index.ts", testing: "src/testing/index.ts" },
+  // `cli` is the `human-users` command (package.json "bin", Node only).
+  entry: { index: "src/index.ts", testing: "src/testing/index.ts", cli: "src/cli/main.ts" },
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,

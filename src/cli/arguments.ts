@@ -1,0 +1,91 @@
+import { parseArgs } from "node:util";
+import type { ImportCommand } from "./import-command.js";
+import type { StoreTarget } from "./open-storage.js";
+import { formatOf, type InputFormat } from "./rows.js";
+
+export type ParsedArguments =
+  | { readonly kind: "help" }
+  | { readonly kind: "import"; readonly command: ImportCommand }
+  | { readonly kind: "error"; readonly message: string };
+
+const options = {
+  "database-url": { type: "string" },
+  "data-dir": { type: "string" },
+  org: { type: "string" },
+  "create-org": { type: "boolean" },
+  format: { type: "string" },
+  report: { type: "string" },
+  "report-existing": { type: "boolean" },
+  "batch-size": { type: "string" },
+  concurrency: { type: "string" },
+  origin: { type: "string" },
+  "progress-interval": { type: "string" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** A value that could not be read from the arguments, and why. */
+class Refused {
+  constructor(readonly message: string) {}
+}
+
+function positiveWhole(name: string, text: string | undefined): number | undefined | Refused {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) && value >= 1 ? value : new Refused(`--${name} must be a whole number of at least 1`);
+}
+
+function storeTarget(databaseUrl: string | undefined, dataDir: string | undefined): StoreTarget | Refused {
+  if (databaseUrl !== undefined && dataDir !== undefined) return new Refused("give --database-url or --data-dir, not both");
+  if (databaseUrl !== undefined) return { databaseUrl };
+  if (dataDir !== undefined) return { dataDir };
+  return new Refused("--database-url or --data-dir is required");
+}
+
+function inputFormat(given: string | undefined, file: string): InputFormat | Refused {
+  if (given === undefined) return formatOf(file);
+  return given === "jsonl" || given === "csv" ? given : new Refused("--format must be jsonl or csv");
+}
+
+/** `human-users import FILE ...` from the command line's arguments (without node and the script). */
+export function parseArguments(argv: readonly string[]): ParsedArguments {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { kind: "help" };
+  const [verb, file, ...extra] = positionals;
+  if (verb !== "import") return { kind: "error", message: verb === undefined ? "a command is required: import" : `unknown command ${JSON.stringify(verb)}` };
+  if (file === undefined) return { kind: "error", message: "the file to import is required" };
+  if (extra.length > 0) return { kind: "error", message: `unexpected arguments: ${extra.join(" ")}` };
+  const org = values.org;
+  const target = storeTarget(values["database-url"], values["data-dir"]);
+  const format = inputFormat(values.format, file);
+  const batchSize = positiveWhole("batch-size", values["batch-size"]);
+  const concurrency = positiveWhole("concurrency", values.concurrency);
+  const interval = positiveWhole("progress-interval", values["progress-interval"]);
+  if (target instanceof Refused) return { kind: "error", message: target.message };
+  if (format instanceof Refused) return { kind: "error", message: format.message };
+  for (const value of [batchSize, concurrency, interval]) if (value instanceof Refused) return { kind: "error", message: value.message };
+  if (org === undefined || org === "") return { kind: "error", message: "--org is required" };
+  return {
+    kind: "import",
+    command: {
+      file,
+      format,
+      target,
+      org,
+      createOrg: values["create-org"] === true,
+      reportPath: values.report ?? `${file}.report.jsonl`,
+      reportExisting: values["report-existing"] === true,
+      ...(typeof batchSize === "number" ? { batchSize } : {}),
+      ...(typeof concurrency === "number" ? { concurrency } : {}),
+      ...(values.origin === undefined ? {} : { origin: values.origin }),
+      progressIntervalMs: (typeof interval === "number" ? interval : 10) * 1000,
+      quiet: values.quiet === true,
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { defaultBulkImportOptions } from "../core/bulk/import-human-users.js";
+import { csvColumns } from "./csv-mapping.js";
+
+export const usage = `Usage: human-users import FILE (--database-url URL | --data-dir DIR) --org ID [options]
+
+Imports users (ZITADEL ImportHumanUser requests) from FILE into an organization. FILE is JSON Lines
+(one request per line) or CSV (by its .csv extension, or --format). Migrations run first. Run it
+again on the same file to finish an interrupted import: users already there are counted as such
+and never duplicated.
+
+Where to:
+  --database-url URL      PostgreSQL (e.g. postgres://user@host:5432/db; ?options=-c%20search_path%3Dmyschema
+                          for another schema)
+  --data-dir DIR          PGlite, durable in DIR (created when missing)
+  --org ID                the organization the users go into
+  --create-org            create the organization (no domains, default policy) when it does not exist
+
+Options:
+  --format jsonl|csv      the file's format (default: csv for *.csv, else jsonl)
+  --report FILE           where failed rows are listed (default: FILE.report.jsonl)
+  --report-existing       list rows already there in the report too
+  --batch-size N          users per database write (default ${defaultBulkImportOptions.batchSize})
+  --concurrency N         users checked at the same time (default ${defaultBulkImportOptions.concurrency})
+  --origin URL            public base URL for links in initialization mails
+  --progress-interval S   seconds between progress lines when not on a terminal (default 10)
+  --quiet                 no progress and no notes, only the summary
+  -h, --help              this text
+
+CSV columns (header row required, names ignoring case, empty cell = not given):
+  ${csvColumns.join(", ")}
+  Booleans: true/false, yes/no, 1/0.
+
+Passwords: a plain password is hashed with the library's default hasher, which is slow by design
+(tens of milliseconds per user): prefer passwordHash (bcrypt, argon2, scrypt, PBKDF2, ...), which
+is only checked, never recomputed.
+
+The import acts as an instance administrator in --org. Mails (initialization, phone codes) are
+queued in the database's outbox for the application's delivery worker; nothing is sent from here.
+Set HUMAN_USERS_CODE_HMAC_KEY (base64, 32+ bytes) and HUMAN_USERS_KEY_ID to the application's
+keys so that those codes can be checked later.
+
+The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",
+"reason"}; it never holds a password or a hash.
+
+Ctrl-C stops after the batch in progress and prints the summary (a second Ctrl-C quits at once).
+Exit status: 0 all rows imported or already there, 1 some rows failed, 2 could not run, 130 interrupted.
+`;

@@ -1,0 +1,221 @@
+import { stat } from "node:fs/promises";
+import { systemClock } from "../adapters/clocks.js";
+import { importHumanUsers, type BulkImportOptions, type BulkImportOutcome, type StopSignal } from "../core/bulk/import-human-users.js";
+import type { Requester } from "../ports/authorizer.js";
+import type { Ports } from "../ports/index.js";
+import type { Mailer } from "../ports/mailer.js";
+import { columnOfField } from "./csv-mapping.js";
+import { keysFromEnvironment, type Environment } from "./keys.js";
+import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
+import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
+import { openReport, reportEntries, statusOf, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
+import { InputError, readRows, type InputFormat, type Row } from "./rows.js";
+
+export interface ImportCommand {
+  readonly file: string;
+  readonly format: InputFormat;
+  readonly target: StoreTarget;
+  readonly org: string;
+  /** Creates the organization (no domains, default policy) when it does not exist. */
+  readonly createOrg: boolean;
+  readonly reportPath: string;
+  /** Also lists rows answered "exists" in the report. */
+  readonly reportExisting: boolean;
+  readonly batchSize?: number;
+  readonly concurrency?: number;
+  /** Public base URL for the links in initialization mails. */
+  readonly origin?: string;
+  readonly progressIntervalMs: number;
+  readonly quiet: boolean;
+}
+
+export interface CommandIo {
+  readonly stdout: ProgressStream;
+  readonly stderr: ProgressStream;
+  readonly env: Environment;
+  /** Aborted on Ctrl-C: the import stops after the batches in progress. */
+  readonly signal?: StopSignal;
+}
+
+export interface ImportSummary {
+  readonly rows: number;
+  readonly imported: number;
+  readonly existing: number;
+  readonly failed: number;
+  /** Stopped by the signal before the end of the file. */
+  readonly interrupted: boolean;
+  /** The last line answered (0 before any). */
+  readonly lastLine: number;
+  readonly seconds: number;
+}
+
+export interface ImportResult {
+  /** 0 every row imported or existing, 1 some rows failed, 2 nothing could be done, 130 interrupted. */
+  readonly exitCode: number;
+  readonly summary?: ImportSummary;
+}
+
+/** The requester of a command-line import: an instance admin, so it may write users in any organization. */
+export function cliRequester(orgId: string): Requester {
+  return { userId: "human-users-cli", orgId, instanceAdmin: true };
+}
+
+/** Notifications stay in the outbox for the application's delivery worker: the import sends nothing. */
+const outboxOnly: Mailer = {
+  send: () => Promise.reject(new Error("the command-line import does not send mail")),
+};
+
+function usernameField(request: unknown): string {
+  if (request === null || typeof request !== "object") return "userName";
+  const named = request as Record<string, unknown>;
+  return named["userName"] != null || named["user_name"] != null ? "userName" : "email.email";
+}
+
+interface Tally {
+  rows: number;
+  imported: number;
+  existing: number;
+  failed: number;
+  bytes: number;
+  lastLine: number;
+}
+
+/**
+ * Rows of the file as requests for `importHumanUsers`, remembering each one's line by index (the
+ * importer reads at most a window ahead, so the map stays small). A row that cannot be read is
+ * passed on as `undefined` (answered with code 3), so its answer comes back in order too.
+ */
+function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, readFailure: { error?: unknown }): AsyncGenerator<unknown> {
+  return (async function* () {
+    let index = 0;
+    try {
+      for await (const row of rows) {
+        pending.set(index++, row);
+        yield "request" in row ? row.request : undefined;
+      }
+    } catch (error) {
+      readFailure.error = error;
+    }
+  })();
+}
+
+function summaryText(command: ImportCommand, summary: ImportSummary, reported: number): string {
+  const rate = summary.seconds > 0 ? summary.rows / summary.seconds : 0;
+  const lines = [
+    `${formatCount(summary.imported)} imported, ${formatCount(summary.existing)} already there, ${formatCount(summary.failed)} failed, of ${formatCount(summary.rows)} rows`,
+    `in ${formatDuration(summary.seconds)} (${formatCount(rate)} rows/s)`,
+  ];
+  if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} lines)`);
+  if (summary.interrupted) {
+    lines.push(`interrupted: stopped after line ${summary.lastLine}; run the same command again to import the rest (rows already imported will show as already there)`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function prepareStore(command: ImportCommand): Promise<Awaited<ReturnType<typeof openStore>>> {
+  const opened = await openStore(command.target);
+  try {
+    if ((await opened.store.findOrganization(command.org)) === undefined) {
+      if (!command.createOrg) throw new SetupError(`the organization ${JSON.stringify(command.org)} does not exist in ${opened.description} (--create-org creates it)`);
+      await opened.store.upsertOrganization({ id: command.org, domains: [] });
+    }
+    return opened;
+  } catch (error) {
+    await opened.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What became of one row, and its report lines (none for an imported row). */
+function answerRow(row: Row, outcome: BulkImportOutcome, fieldName: (field: string) => string): { status: RowStatus; entries: ReportEntry[] } {
+  if ("problem" in row) return { status: "failed", entries: [{ line: row.line, status: "failed", code: 3, reason: row.problem }] };
+  if (!("error" in outcome)) return { status: "imported", entries: [] };
+  const facts: RowFacts = { line: row.line, usernameField: usernameField(row.request), fieldName };
+  return { status: statusOf(outcome.error), entries: reportEntries(facts, outcome.error) };
+}
+
+/** `human-users import`: the file's rows into the organization, with progress, a report and a summary. */
+export async function runImport(command: ImportCommand, io: CommandIo): Promise<ImportResult> {
+  let totalBytes: number;
+  let opened: Awaited<ReturnType<typeof openStore>>;
+  const keys = (() => {
+    try {
+      return { value: keysFromEnvironment(io.env) };
+    } catch (error) {
+      return { error };
+    }
+  })();
+  try {
+    if ("error" in keys) throw keys.error;
+    totalBytes = (await stat(command.file)).size;
+    opened = await prepareStore(command);
+  } catch (error) {
+    io.stderr.write(`human-users import: ${error instanceof Error ? error.message : String(error)}\n`);
+    return { exitCode: 2 };
+  }
+  if (keys.value === undefined && !command.quiet) {
+    io.stderr.write("note: HUMAN_USERS_CODE_HMAC_KEY is not set: codes written by this import (initialization, phone) use a throwaway key and cannot be checked later\n");
+  }
+
+  const ports: Ports = {
+    storage: opened.store,
+    mailer: outboxOnly,
+    clock: systemClock,
+    ...(keys.value === undefined ? {} : { keys: keys.value }),
+    config: { immediateDelivery: "off", ...(command.origin === undefined ? {} : { origin: command.origin }) },
+  };
+  const options: BulkImportOptions = {
+    ...(command.batchSize === undefined ? {} : { batchSize: command.batchSize }),
+    ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  };
+  const fieldName = command.format === "csv" ? columnOfField : (field: string) => field;
+  const pending = new Map<number, Row>();
+  const readFailure: { error?: unknown } = {};
+  const tally: Tally = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, lastLine: 0 };
+  const progress = progressView(io.stderr, { intervalMs: command.progressIntervalMs, quiet: command.quiet });
+  const started = performance.now();
+  let reported = 0;
+  let report: Awaited<ReturnType<typeof openReport>> | undefined;
+
+  try {
+    report = await openReport(command.reportPath);
+    const requests = requestsOf(readRows(command.file, command.format), pending, readFailure);
+    for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
+      const row = pending.get(outcome.index);
+      pending.delete(outcome.index);
+      if (row === undefined) continue;
+      tally.rows += 1;
+      tally.bytes = row.end;
+      tally.lastLine = row.line;
+      const { status, entries } = answerRow(row, outcome, fieldName);
+      tally[status === "imported" ? "imported" : status === "exists" ? "existing" : "failed"] += 1;
+      if (status === "failed" || (status === "exists" && command.reportExisting)) {
+        await report.write(entries);
+        reported += entries.length;
+      }
+      progress.update({ ...tally, totalBytes, elapsedMs: performance.now() - started });
+    }
+  } catch (error) {
+    progress.finish();
+    io.stderr.write(`human-users import: ${error instanceof Error ? error.message : String(error)}\n`);
+    return { exitCode: 2 };
+  } finally {
+    await report?.close().catch(() => undefined);
+    await opened.close().catch(() => undefined);
+  }
+  progress.finish();
+
+  if (readFailure.error instanceof InputError) {
+    io.stderr.write(`human-users import: ${readFailure.error.message}\n`);
+    return { exitCode: 2 };
+  }
+  const interrupted = io.signal?.aborted === true;
+  const summary: ImportSummary = { ...tally, interrupted, seconds: (performance.now() - started) / 1000 };
+  io.stdout.write(summaryText(command, summary, reported));
+  if (readFailure.error !== undefined) {
+    io.stderr.write(`human-users import: reading the file failed after line ${tally.lastLine}: ${String(readFailure.error)}\n`);
+    return { exitCode: 2, summary };
+  }
+  return { exitCode: interrupted ? 130 : summary.failed > 0 ? 1 : 0, summary };
+}

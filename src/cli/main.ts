@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The `human-users` command. Node only.
+import { parseArguments } from "./arguments.js";
+import { usage } from "./help.js";
+import { runImport } from "./import-command.js";
+
+async function main(): Promise<number> {
+  const parsed = parseArguments(process.argv.slice(2));
+  if (parsed.kind === "help") {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (parsed.kind === "error") {
+    process.stderr.write(`human-users: ${parsed.message}\n\n${usage}`);
+    return 2;
+  }
+  const stop = new AbortController();
+  const onInterrupt = (): void => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+    process.stderr.write("\nstopping after the batch in progress (Ctrl-C again to quit at once)\n");
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    const result = await runImport(parsed.command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stop.signal });
+    return result.exitCode;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`human-users: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);
