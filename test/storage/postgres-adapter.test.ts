@@ -170,36 +170,94 @@ function killingPool(pool: pg.Pool, admin: pg.Pool, when: (text: string) => bool
   return killing;
 }
 
+/** The pid of the session named `applicationName` once it waits for a lock (polls up to 5 s). */
+async function blockedBackend(admin: pg.Pool, applicationName: string): Promise<number> {
+  for (let poll = 0; poll < 100; poll++) {
+    const found = await admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [applicationName]);
+    const row = found.rows[0] as { pid: number } | undefined;
+    if (row !== undefined) return row.pid;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the write never blocked");
+}
+
 describe.skipIf(url === undefined)(`a connection killed in the middle of a write${needsServer}`, () => {
   const server = url ?? "";
-  const admin = new pg.Pool({ connectionString: server, max: 1 });
+  const admin = new pg.Pool({ connectionString: server, max: 2 });
   afterAll(() => admin.end());
 
-  const moments: ReadonlyArray<readonly [string, (text: string) => boolean]> = [
-    ["after BEGIN, before the write", (text) => text.includes("INSERT INTO human_users_claims")],
-    ["after the write, before COMMIT", (text) => text === "COMMIT"],
+  /**
+   * Ways to hold a write in the middle of its statement, from another session: `hold` blocks it,
+   * and the function it returns lets go.
+   */
+  const blockers: ReadonlyArray<readonly [string, (blocker: pg.PoolClient, schema: string) => Promise<() => Promise<void>>]> = [
+    [
+      "waiting for its claims' locks",
+      async (blocker) => {
+        await blocker.query("SELECT pg_advisory_lock(1752005491, hashtext('username' || chr(31) || '' || chr(31) || 'victim-name'))");
+        return async () => {
+          await blocker.query("SELECT pg_advisory_unlock_all()");
+        };
+      },
+    ],
+    [
+      "with its claims and events inserted, waiting to insert its notification",
+      async (blocker, schema) => {
+        // An uncommitted row with the victim's notification id: the victim's insert must wait for it.
+        await blocker.query("BEGIN");
+        await blocker.query(
+          `INSERT INTO ${schema}.human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
+           VALUES ('victim-n0', 'email.verification', 'other', 'org-a', 'x@y.z', 'C', '', 'und', 'X', 'x', now(), now())`,
+        );
+        return async () => {
+          await blocker.query("ROLLBACK");
+        };
+      },
+    ],
   ];
 
-  for (const [moment, when] of moments) {
+  for (const [moment, hold] of blockers) {
     it(`${moment}: rejects as unavailable, leaves nothing behind, and the next call succeeds`, async () => {
       const subject = await postgresSubject(server, "kill", seed);
+      const applicationName = subject.schema.schema;
+      const pool = new pg.Pool({ connectionString: server, max: 2, application_name: applicationName, options: `-c search_path=${subject.schema.schema}` });
+      pool.on("error", () => undefined);
+      const blocker = await admin.connect();
       try {
-        const killing = killingPool(subject.schema.pool, admin, when);
-        const store = postgresStore({ pool: killing });
+        const store = postgresStore({ pool });
         const write = userWrite("victim", { events: 3, notifications: 2 });
-
-        const outcome = await store.appendUser(write).then(() => "resolved", (error: unknown) => error);
-        expect(outcome).toBeInstanceOf(StorageUnavailableError);
-        expect(killing.kills).toBe(1);
+        const letGo = await hold(blocker, subject.schema.schema);
+        const pending = store.appendUser(write).then(() => "resolved", (error: unknown) => error);
+        await admin.query("SELECT pg_terminate_backend($1, 5000)", [await blockedBackend(admin, applicationName)]);
+        expect(await pending).toBeInstanceOf(StorageUnavailableError);
+        await letGo();
         expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
 
         // The same store on the same pool: the dead connection must not be handed out again.
         expect(await store.appendUser(write)).toEqual({ ok: true });
         expect(await store.loadEvents("victim")).toEqual(write.events);
-        expect(killing.kills).toBe(1);
       } finally {
+        blocker.release();
+        await pool.end();
         await subject.close?.();
       }
     });
   }
+
+  it("a batch killed before COMMIT: rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
+    const subject = await postgresSubject(server, "kill", seed);
+    try {
+      const killing = killingPool(subject.schema.pool, admin, (text) => text === "COMMIT");
+      const store = postgresStore({ pool: killing });
+      const writes = [userWrite("victim1"), userWrite("victim2")];
+      const outcome = await store.appendUsers(writes).then(() => "resolved", (error: unknown) => error);
+      expect(outcome).toBeInstanceOf(StorageUnavailableError);
+      expect(killing.kills).toBe(1);
+      expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+      expect(await store.appendUsers(writes)).toEqual([{ ok: true }, { ok: true }]);
+      expect(killing.kills).toBe(1);
+    } finally {
+      await subject.close?.();
+    }
+  });
 });

@@ -15,7 +15,9 @@ export interface Migration {
 const initial = `
 CREATE TABLE human_users_organizations (
   id text PRIMARY KEY,
-  policy jsonb
+  policy jsonb,
+  -- The domains as the lookups answer them ([{domain, verified}], in order); the table below indexes them.
+  domains jsonb NOT NULL DEFAULT '[]'
 );
 
 CREATE TABLE human_users_organization_domains (
@@ -82,6 +84,14 @@ CREATE TABLE human_users_outbox (
 );
 -- Workers scan only what may still be sent.
 CREATE INDEX human_users_outbox_pending ON human_users_outbox (position) WHERE state = 'pending';
+
+-- Aborts the statement that calls it, and so its implicit transaction: a user write whose claims
+-- are not all free writes nothing. The library reads SQLSTATE HU409 as "a claim is held".
+CREATE FUNCTION human_users_claim_held() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'human-users: a claim of this write is already held' USING ERRCODE = 'HU409';
+END
+$$;
 `;
 
 export const migrations: readonly Migration[] = [{ version: 1, name: "initial", sql: initial }];

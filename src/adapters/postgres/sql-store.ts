@@ -17,6 +17,8 @@ export interface SqlStore extends Storage {
   upsertOrganization(organization: Organization): Promise<void>;
   /** Creates or replaces an identity provider; its organization must exist. */
   upsertIdentityProvider(provider: IdentityProvider): Promise<void>;
+  /** The batch write is always there on SQL stores: one transaction per batch. */
+  appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]>;
   /** Every event, claim and notification, each in writing order: for tests and inspection, not for big tables. */
   snapshot(): Promise<StorageSnapshot>;
 }
@@ -59,39 +61,70 @@ async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promi
   }
 }
 
+/** The SQLSTATE `human_users_claim_held()` raises. */
+function isClaimHeld(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "HU409";
+}
+
+/** The first claim that `claims` repeats, if any: a write cannot hold one claim twice. */
+function firstRepeated(claims: readonly UniqueClaim[]): UniqueClaim | undefined {
+  return claims.find((claim, index) => claims.findIndex((other) => sameClaim(other, claim)) < index);
+}
+
+function writeParams(write: UserWrite): unknown[] {
+  return [toJsonClaims(write.claims), JSON.stringify(write.events), JSON.stringify(write.notifications), write.userId];
+}
+
+function refused(conflict: UniqueClaim): AppendOutcome {
+  return { ok: false, conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
+}
+
 export function sqlStore(db: SqlDatabase): SqlStore {
-  /** Writes one user inside `tx`; on a conflict nothing of it remains, the claims it had won included. */
-  async function appendInside(tx: SqlTransaction, write: UserWrite, undo: (won: readonly UniqueClaim[]) => Promise<void>): Promise<AppendOutcome> {
-    const won = await tx.query(sql.appendUserSql, [
-      toJsonClaims(write.claims),
-      JSON.stringify(write.events),
-      JSON.stringify(write.notifications),
-      write.userId,
-    ]);
-    const wonClaims = won.rows.map(toClaim);
-    const conflict = firstMissing(write.claims, wonClaims);
+  async function findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]> {
+    if (claims.length === 0) return [];
+    const held = (await db.query(sql.heldClaimsSql, [toJsonClaims(claims)])).rows.map(toClaim);
+    // Answer in the order asked, whatever order the join produced.
+    return claims.filter((claim) => held.some((candidate) => sameClaim(candidate, claim))).map(toClaim);
+  }
+
+  /** The claim to name after the write was refused: the first held one, in the write's order. */
+  async function conflictOf(write: UserWrite): Promise<UniqueClaim | undefined> {
+    return (await findHeldClaims(write.claims))[0] ?? firstRepeated(write.claims);
+  }
+
+  async function appendUser(write: UserWrite): Promise<AppendOutcome> {
+    // Claims are never given up once committed, so a refused write finds its conflict held; the
+    // loop only guards against a store that somehow answers otherwise.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        await retryingConflicts(() => db.query(sql.appendUserSql, writeParams(write)));
+        return { ok: true };
+      } catch (error) {
+        if (!isClaimHeld(error)) throw error;
+        const conflict = await conflictOf(write);
+        if (conflict !== undefined) return refused(conflict);
+      }
+    }
+    throw new Error("human-users: the write was refused for a held claim, but none of its claims is held");
+  }
+
+  /** Writes one user inside a batch's transaction; a refused write gives the claims it won back. */
+  async function appendInBatch(tx: SqlTransaction, write: UserWrite): Promise<AppendOutcome> {
+    const won = (await tx.query(sql.appendInBatchSql, writeParams(write))).rows.map(toClaim);
+    const conflict = firstMissing(write.claims, won);
     if (conflict === undefined) return { ok: true };
-    await undo(wonClaims);
-    return { ok: false, conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
+    if (won.length > 0) await tx.query(sql.releaseClaimsSql, [toJsonClaims(won), write.userId]);
+    return refused(conflict);
   }
 
-  function appendUser(write: UserWrite): Promise<AppendOutcome> {
-    return retryingConflicts(() => db.transaction((tx) => appendInside(tx, write, () => tx.rollback())));
-  }
-
-  /** One transaction for the batch; a refused write gives its won claims back to the writes after it. */
+  /** One transaction for the batch, its claims all locked first. */
   function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
     if (writes.length === 0) return Promise.resolve([]);
     return retryingConflicts(() =>
       db.transaction(async (tx) => {
         await tx.query(sql.lockClaimsSql, [toJsonClaims(writes.flatMap((write) => write.claims))]);
         const outcomes: AppendOutcome[] = [];
-        for (const write of writes) {
-          const release = async (won: readonly UniqueClaim[]) => {
-            if (won.length > 0) await tx.query(sql.releaseClaimsSql, [toJsonClaims(won), write.userId]);
-          };
-          outcomes.push(await appendInside(tx, write, release));
-        }
+        for (const write of writes) outcomes.push(await appendInBatch(tx, write));
         return outcomes;
       }),
     );
@@ -107,12 +140,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     findOrganization: (id) => findOne(sql.organizationByIdSql, id, toOrganization),
     findOrganizationByDomain: (domain) => findOne(sql.organizationByDomainSql, domain, toOrganization),
     findIdentityProvider: (id) => findOne(sql.identityProviderSql, id, toIdentityProvider),
-    async findHeldClaims(claims) {
-      if (claims.length === 0) return [];
-      const held = (await db.query(sql.heldClaimsSql, [toJsonClaims(claims)])).rows.map(toClaim);
-      // Answer in the order asked, whatever order the join produced.
-      return claims.filter((claim) => held.some((candidate) => sameClaim(candidate, claim))).map(toClaim);
-    },
+    findHeldClaims,
     appendUser,
     appendUsers,
     loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
@@ -134,9 +162,9 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     async upsertOrganization(organization) {
       await db.transaction(async (tx) => {
         const policy = organization.policy === undefined ? null : JSON.stringify(organization.policy);
-        await tx.query(sql.upsertOrganizationSql, [organization.id, policy]);
+        await tx.query(sql.upsertOrganizationSql, [organization.id, policy, JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })))]);
         await tx.query(sql.deleteDomainsSql, [organization.id]);
-        await tx.query(sql.insertDomainsSql, [organization.id, JSON.stringify(organization.domains)]);
+        await tx.query(sql.insertDomainsSql, [organization.id, JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })))]);
       });
     },
     async upsertIdentityProvider(provider) {

@@ -27,12 +27,13 @@ const lockClaims = `
 export const lockClaimsSql = lockClaims;
 
 /**
- * Claims first (after their locks): `ON CONFLICT DO NOTHING` returns only the claims this write
- * won. Events and notifications are written only when every claim was won; otherwise the caller
- * undoes the claims won (a rollback, or a delete inside a batch).
+ * One user's write as one statement. Claims first (after their locks): `ON CONFLICT DO NOTHING`
+ * keeps only the claims this write won; events and notifications are written only when it won
+ * them all. `finish` decides what happens otherwise.
  * $1 claims, $2 events, $3 notifications (JSON arrays), $4 the user id.
  */
-export const appendUserSql = `
+function userWriteSql(finish: string): string {
+  return `
 WITH locked AS (${lockClaims}
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
@@ -54,7 +55,17 @@ WITH locked AS (${lockClaims}
     locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE (SELECT ok FROM complete)
 )
-SELECT kind, scope, key FROM claimed`;
+${finish}`;
+}
+
+/**
+ * On its own the write is its own transaction, one round trip: a held claim raises HU409, which
+ * aborts the statement and so undoes the claims it had won.
+ */
+export const appendUserSql = userWriteSql("SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete");
+
+/** Inside a batch's transaction: answers the claims won, and the caller gives them back on a conflict. */
+export const appendInBatchSql = userWriteSql("SELECT kind, scope, key FROM claimed");
 
 /** Gives back the claims a refused write of a batch had won, inside the batch's transaction. $1 claims, $2 the user id. */
 export const releaseClaimsSql = `
@@ -122,9 +133,7 @@ SET attempts = attempts + 1, failed_at = $2::timestamptz, last_error = $3, lease
   link = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE link END
 WHERE id = $1 AND state = 'pending'`;
 
-const organizationColumns = `o.id, o.policy::text AS policy,
-  coalesce((SELECT json_agg(json_build_object('domain', d.domain, 'verified', d.verified) ORDER BY d.position)
-    FROM human_users_organization_domains d WHERE d.org_id = o.id), '[]'::json)::text AS domains`;
+const organizationColumns = "o.id, o.policy::text AS policy, o.domains::text AS domains";
 
 export const organizationByIdSql = `SELECT ${organizationColumns} FROM human_users_organizations o WHERE o.id = $1`;
 
@@ -134,9 +143,10 @@ WHERE o.id = (SELECT org_id FROM human_users_organization_domains WHERE verified
 
 export const identityProviderSql = `SELECT id, org_id FROM human_users_identity_providers WHERE id = $1`;
 
+/** $1 id, $2 policy (JSON or NULL), $3 domains (JSON array). */
 export const upsertOrganizationSql = `
-INSERT INTO human_users_organizations (id, policy) VALUES ($1, $2::jsonb)
-ON CONFLICT (id) DO UPDATE SET policy = excluded.policy`;
+INSERT INTO human_users_organizations (id, policy, domains) VALUES ($1, $2::jsonb, $3::jsonb)
+ON CONFLICT (id) DO UPDATE SET policy = excluded.policy, domains = excluded.domains`;
 
 export const deleteDomainsSql = `DELETE FROM human_users_organization_domains WHERE org_id = $1`;
 
