@@ -1,7 +1,7 @@
 import { argon2dAsync, argon2iAsync, argon2idAsync } from "@noble/hashes/argon2.js";
 import { nativeArgon2 } from "./native.js";
 import { inNativeSlot } from "./native-slots.js";
-import { SLICE_MS } from "./yielding.js";
+import { oneAtATime, SLICE_MS } from "./yielding.js";
 
 export type Argon2Type = "argon2d" | "argon2i" | "argon2id";
 
@@ -41,13 +41,15 @@ export async function argon2(password: Uint8Array, salt: Uint8Array, params: Arg
     );
     return new Uint8Array(key);
   }
-  return NOBLE[params.type](password, salt, {
-    t: params.time,
-    m: params.memoryKiB,
-    p: params.parallelism,
-    version: params.version,
-    dkLen: keyBytes,
-    asyncTick: SLICE_MS,
-    ...(params.data === undefined ? {} : { personalization: params.data }),
-  });
+  return oneAtATime(() =>
+    NOBLE[params.type](password, salt, {
+      t: params.time,
+      m: params.memoryKiB,
+      p: params.parallelism,
+      version: params.version,
+      dkLen: keyBytes,
+      asyncTick: SLICE_MS,
+      ...(params.data === undefined ? {} : { personalization: params.data }),
+    }),
+  );
 }

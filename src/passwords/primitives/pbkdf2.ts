@@ -2,7 +2,7 @@ import { pbkdf2Async } from "@noble/hashes/pbkdf2.js";
 import { nobleHash, type DigestName } from "./digest.js";
 import { nativeCrypto } from "./native.js";
 import { inNativeSlot } from "./native-slots.js";
-import { SLICE_MS } from "./yielding.js";
+import { oneAtATime, SLICE_MS } from "./yielding.js";
 
 export type Pbkdf2Prf = Extract<DigestName, "sha1" | "sha224" | "sha256" | "sha384" | "sha512" | "sha3-224" | "sha3-384">;
 
@@ -17,5 +17,5 @@ export async function pbkdf2(prf: Pbkdf2Prf, password: Uint8Array, salt: Uint8Ar
         }),
     );
   }
-  return pbkdf2Async(nobleHash(prf), password, salt, { c: iterations, dkLen: keyBytes, asyncTick: SLICE_MS });
+  return oneAtATime(() => pbkdf2Async(nobleHash(prf), password, salt, { c: iterations, dkLen: keyBytes, asyncTick: SLICE_MS }));
 }

@@ -1,7 +1,7 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { nativeCrypto } from "./native.js";
 import { inNativeSlot } from "./native-slots.js";
-import { SLICE_MS } from "./yielding.js";
+import { oneAtATime, SLICE_MS } from "./yielding.js";
 
 export interface ScryptParams {
   readonly n: number;
@@ -28,5 +28,5 @@ export async function scrypt(password: Uint8Array, salt: Uint8Array, params: Scr
         }),
     );
   }
-  return scryptAsync(password, salt, { N: params.n, r: params.r, p: params.p, dkLen: keyBytes, maxmem, asyncTick: SLICE_MS });
+  return oneAtATime(() => scryptAsync(password, salt, { N: params.n, r: params.r, p: params.p, dkLen: keyBytes, maxmem, asyncTick: SLICE_MS }));
 }
