@@ -211,17 +211,36 @@ interface HasherFigures {
   readonly one: number;
   readonly two: number;
   readonly stall: number;
+  readonly worstStall: number;
   readonly nativeStall: number;
 }
 
+const ROUNDS = 3;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * One and two callers measured alternately, ROUNDS times each, best of each kept: other work on
+ * the machine only ever slows a measurement down, so the best is the closest to what the code
+ * can do. Each measurement lasts about a second.
+ */
 async function measureHasher(name: string, hasher: PasswordHasher, native: () => Promise<unknown>): Promise<HasherFigures> {
   const hashMs = await medianMs(5, () => hasher.hash(PASSWORD));
   const nativeMs = await medianMs(5, native);
-  const one = await throughput(hasher, 1, 6);
-  const two = await throughput(hasher, 2, 6);
-  const stall = await stallWhileHashing(() => hasher.hash(PASSWORD), 8);
+  const each = Math.max(3, Math.ceil(1000 / hashMs));
+  let one = 0;
+  let two = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    one = Math.max(one, await throughput(hasher, 1, each));
+    two = Math.max(two, await throughput(hasher, 2, each));
+  }
+  const stalls: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) stalls.push(await stallWhileHashing(() => hasher.hash(PASSWORD), 8));
   const nativeStall = await stallWhileHashing(native, 8);
-  return { name, hashMs, nativeMs, one, two, stall, nativeStall };
+  return { name, hashMs, nativeMs, one, two, stall: median(stalls), worstStall: Math.max(...stalls), nativeStall };
 }
 
 async function hasherTable(): Promise<HasherFigures | undefined> {
@@ -232,16 +251,18 @@ async function hasherTable(): Promise<HasherFigures | undefined> {
     ["pbkdf2-sha256 600000 / node:crypto", pbkdf2Sha256Hasher(), nodePbkdf2Owasp],
   ];
   console.log(`\ndefault hasher: ${defaultPasswordHasher.name}\n`);
-  console.log("| hasher (OWASP setting) / native reference | hash ms | native ms | ours / native | hashes/s, 1 caller | hashes/s, 2 callers | 2 / 1 | longest stall, 8 at once (ms) | native's stall, 8 at once (ms) |");
+  console.log(
+    `| hasher (OWASP setting) / native reference | hash ms | native ms | ours / native | hashes/s, 1 caller | hashes/s, 2 callers | 2 / 1 | longest stall, 8 at once, median of ${ROUNDS} (worst) ms | native's stall, 8 at once (ms) |`,
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   let forDefault: HasherFigures | undefined;
   for (const [name, hasher, native] of candidates) {
     const figures = await measureHasher(name, hasher, native);
     if (hasher.name === defaultPasswordHasher.name) forDefault = figures;
-    const { hashMs, nativeMs, one, two, stall, nativeStall } = figures;
+    const { hashMs, nativeMs, one, two, stall, worstStall, nativeStall } = figures;
     const label = hasher.name === defaultPasswordHasher.name ? `${name} (default)` : name;
     console.log(
-      `| ${label} | ${hashMs.toFixed(1)} | ${nativeMs.toFixed(1)} | ${(hashMs / nativeMs).toFixed(2)} | ${one.toFixed(2)} | ${two.toFixed(2)} | ${(two / one).toFixed(2)} | ${stall.toFixed(1)} | ${nativeStall.toFixed(1)} |`,
+      `| ${label} | ${hashMs.toFixed(1)} | ${nativeMs.toFixed(1)} | ${(hashMs / nativeMs).toFixed(2)} | ${one.toFixed(2)} | ${two.toFixed(2)} | ${(two / one).toFixed(2)} | ${stall.toFixed(1)} (${worstStall.toFixed(1)}) | ${nativeStall.toFixed(1)} |`,
     );
   }
   return forDefault;
@@ -254,7 +275,9 @@ function printAims(figures: HasherFigures): void {
   console.log(`\ndefault hasher (${figures.name}):`);
   console.log(`- ours / fastest native: ${ratio.toFixed(2)} (aim <= ${AIMS.nativeRatio}): ${verdict(ratio <= AIMS.nativeRatio)}`);
   console.log(`- two callers / one: ${speedup.toFixed(2)} (aim >= ${AIMS.twoCallerSpeedup}): ${verdict(speedup >= AIMS.twoCallerSpeedup)}`);
-  console.log(`- longest stall while eight hash: ${figures.stall.toFixed(1)} ms (aim <= ${AIMS.stallMs} ms): ${verdict(figures.stall <= AIMS.stallMs)}`);
+  console.log(
+    `- longest stall while eight hash: ${figures.stall.toFixed(1)} ms, worst of ${ROUNDS} runs ${figures.worstStall.toFixed(1)} ms (aim <= ${AIMS.stallMs} ms): ${verdict(figures.worstStall <= AIMS.stallMs)}`,
+  );
 }
 
 const started = performance.now();
