@@ -8,7 +8,8 @@ import type {
   UserWrite,
 } from "../../ports/storage.js";
 import { toClaim, toEvent, toIdentityProvider, toOrganization, toPending, toRecord } from "./rows.js";
-import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
+import { appendBatch } from "./batch-write.js";
+import type { SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
 
 /** A `Storage` on PostgreSQL's SQL, plus what a host needs to fill and inspect it. */
@@ -25,17 +26,6 @@ export interface SqlStore extends Storage {
 
 function sameClaim(a: UniqueClaim, b: UniqueClaim): boolean {
   return a.kind === b.kind && a.scope === b.scope && a.key === b.key;
-}
-
-/** The first of `wanted` (in order) that `won` does not account for, each won claim counting once. */
-function firstMissing(wanted: readonly UniqueClaim[], won: readonly UniqueClaim[]): UniqueClaim | undefined {
-  const left = [...won];
-  for (const claim of wanted) {
-    const index = left.findIndex((candidate) => sameClaim(candidate, claim));
-    if (index < 0) return claim;
-    left.splice(index, 1);
-  }
-  return undefined;
 }
 
 function toJsonClaims(claims: readonly UniqueClaim[]): string {
@@ -108,26 +98,10 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     throw new Error("human-users: the write was refused for a held claim, but none of its claims is held");
   }
 
-  /** Writes one user inside a batch's transaction; a refused write gives the claims it won back. */
-  async function appendInBatch(tx: SqlTransaction, write: UserWrite): Promise<AppendOutcome> {
-    const won = (await tx.query(sql.appendInBatchSql, writeParams(write))).rows.map(toClaim);
-    const conflict = firstMissing(write.claims, won);
-    if (conflict === undefined) return { ok: true };
-    if (won.length > 0) await tx.query(sql.releaseClaimsSql, [toJsonClaims(won), write.userId]);
-    return refused(conflict);
-  }
-
-  /** One transaction for the batch, its claims all locked first. */
+  /** One transaction for the batch, usually one statement (see batch-write.ts). */
   function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
     if (writes.length === 0) return Promise.resolve([]);
-    return retryingConflicts(() =>
-      db.transaction(async (tx) => {
-        await tx.query(sql.lockClaimsSql, [toJsonClaims(writes.flatMap((write) => write.claims))]);
-        const outcomes: AppendOutcome[] = [];
-        for (const write of writes) outcomes.push(await appendInBatch(tx, write));
-        return outcomes;
-      }),
-    );
+    return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, writes)));
   }
 
   async function findOne<T>(text: string, param: string, map: (row: unknown) => T): Promise<T | undefined> {

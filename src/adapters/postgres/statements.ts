@@ -64,15 +64,6 @@ ${finish}`;
  */
 export const appendUserSql = userWriteSql("SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete");
 
-/** Inside a batch's transaction: answers the claims won, and the caller gives them back on a conflict. */
-export const appendInBatchSql = userWriteSql("SELECT kind, scope, key FROM claimed");
-
-/** Gives back the claims a refused write of a batch had won, inside the batch's transaction. $1 claims, $2 the user id. */
-export const releaseClaimsSql = `
-DELETE FROM human_users_claims h
-USING json_to_recordset($1::json) AS c(kind text, scope text, key text)
-WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = $2`;
-
 /** LATERAL ... LIMIT 1 makes one primary-key probe per asked claim, never a scan of the table. */
 export const heldClaimsSql = `
 SELECT c.kind, c.scope, c.key

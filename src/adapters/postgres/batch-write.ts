@@ -1,0 +1,128 @@
+import type { AppendOutcome, UniqueClaim, UserWrite } from "../../ports/storage.js";
+import type { SqlTransaction } from "./sql-database.js";
+import { lockClaimsSql } from "./statements.js";
+
+/**
+ * Many users' writes as one statement, each write atomic on its own. $1 the claims to lock first
+ * (a batch's all, in its first round), $2 the round's claims, $3 its events, $4 its notifications,
+ * each tagged with its write's user id (`writer`). A write's events and notifications are inserted
+ * only when all its claims were won; the claims won by the other writes are answered (with their
+ * writer) so the caller can give them back.
+ */
+const roundSql = `
+WITH locked AS (${lockClaimsSql}
+), claimed AS (
+  INSERT INTO human_users_claims (kind, scope, key, user_id)
+  SELECT c.kind, c.scope, c.key, c.writer FROM json_to_recordset($2::json) AS c(kind text, scope text, key text, writer text)
+  WHERE (SELECT held FROM locked) IS NOT NULL
+  ON CONFLICT DO NOTHING
+  RETURNING kind, scope, key, user_id
+), complete AS (
+  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM json_to_recordset($2::json) AS c(writer text) GROUP BY c.writer) AS wanted
+  JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer AND won.claims = wanted.claims
+), events AS (
+  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
+  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
+  FROM json_to_recordset($3::json) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
+  WHERE e.writer IN (SELECT writer FROM complete)
+), notifications AS (
+  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
+  FROM json_to_recordset($4::json) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
+    link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
+  WHERE n.writer IN (SELECT writer FROM complete)
+)
+SELECT kind, scope, key, user_id AS writer FROM claimed`;
+
+/** Gives back claims that refused writes had won. $1 claims tagged with their writer. */
+const giveBackSql = `
+DELETE FROM human_users_claims h
+USING json_to_recordset($1::json) AS c(kind text, scope text, key text, writer text)
+WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = c.writer`;
+
+interface WonClaim {
+  readonly kind: UniqueClaim["kind"];
+  readonly scope: string;
+  readonly key: string;
+  readonly writer: string;
+}
+
+function claimKey(claim: UniqueClaim): string {
+  return JSON.stringify([claim.kind, claim.scope, claim.key]);
+}
+
+function tagged(writes: readonly UserWrite[]): { claims: string; events: string; notifications: string } {
+  return {
+    claims: JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key, writer: write.userId })))),
+    events: JSON.stringify(writes.flatMap((write) => write.events.map((event) => ({ writer: write.userId, ...event })))),
+    notifications: JSON.stringify(writes.flatMap((write) => write.notifications.map((notification) => ({ writer: write.userId, ...notification })))),
+  };
+}
+
+/**
+ * The writes that can go in one round, in input order: each shares no claim with an earlier write
+ * still undecided, so whoever wins a claim in the round is the first in input order to want it.
+ * The others wait for the next round, when the writes before them are decided.
+ */
+function splitRound<T extends { readonly write: UserWrite }>(pending: readonly T[]): { round: T[]; later: T[] } {
+  const wanted = new Set<string>();
+  const round: T[] = [];
+  const later: T[] = [];
+  for (const item of pending) {
+    const keys = item.write.claims.map(claimKey);
+    (keys.some((key) => wanted.has(key)) ? later : round).push(item);
+    for (const key of keys) wanted.add(key);
+  }
+  return { round, later };
+}
+
+/** The first of the write's claims (in its order) that it did not win, each won claim counting once. */
+function firstNotWon(write: UserWrite, won: readonly WonClaim[]): UniqueClaim | undefined {
+  const left = new Map<string, number>();
+  for (const claim of won) left.set(claimKey(claim), (left.get(claimKey(claim)) ?? 0) + 1);
+  for (const claim of write.claims) {
+    const count = left.get(claimKey(claim)) ?? 0;
+    if (count === 0) return { kind: claim.kind, scope: claim.scope, key: claim.key };
+    left.set(claimKey(claim), count - 1);
+  }
+  return undefined;
+}
+
+function wonClaimOf(row: unknown): WonClaim {
+  const { kind, scope, key, writer } = row as Record<string, string>;
+  return { kind: kind as UniqueClaim["kind"], scope: scope ?? "", key: key ?? "", writer: writer ?? "" };
+}
+
+/**
+ * Writes a batch inside `tx`, answering each write in order as `appendUser` would one after another.
+ * Usually one statement: all claims locked (in the global order every writer uses), then inserted,
+ * then the events and notifications of the writes that won all theirs. A write sharing a claim with
+ * an earlier one of the batch waits for a further round; a refused write's claims are given back.
+ */
+export async function appendBatch(tx: SqlTransaction, writes: readonly UserWrite[]): Promise<AppendOutcome[]> {
+  const outcomes: AppendOutcome[] = new Array<AppendOutcome>(writes.length);
+  let pending = writes.map((write, index) => ({ write, index }));
+  let toLock = JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key }))));
+  while (pending.length > 0) {
+    const { round, later } = splitRound(pending);
+    const json = tagged(round.map((item) => item.write));
+    const won = (await tx.query(roundSql, [toLock, json.claims, json.events, json.notifications])).rows.map(wonClaimOf);
+    toLock = "[]";
+    const wonByWriter = new Map<string, WonClaim[]>();
+    for (const claim of won) {
+      const mine = wonByWriter.get(claim.writer);
+      if (mine === undefined) wonByWriter.set(claim.writer, [claim]);
+      else mine.push(claim);
+    }
+    const giveBack: WonClaim[] = [];
+    for (const { write, index } of round) {
+      const mine = wonByWriter.get(write.userId) ?? [];
+      const conflict = firstNotWon(write, mine);
+      outcomes[index] = conflict === undefined ? { ok: true } : { ok: false, conflict };
+      if (conflict !== undefined) giveBack.push(...mine);
+    }
+    if (giveBack.length > 0) await tx.query(giveBackSql, [JSON.stringify(giveBack)]);
+    pending = later;
+  }
+  return outcomes;
+}
