@@ -160,6 +160,12 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, 0, 100, ["u2-n0", "u2-n1"])).toEqual([]);
       }));
 
+      it("writes a write that holds no claims", withStore(async ({ storage, snapshot }) => {
+        const write = { ...userWrite("u1"), claims: [] };
+        expect(await storage.appendUser(write)).toEqual({ ok: true });
+        expect(inAnyClaimOrder(await snapshot())).toEqual({ events: write.events, claims: [], notifications: write.notifications.map(pendingRecord) });
+      }));
+
       it("refuses a write that holds one claim twice, writing nothing", withStore(async ({ storage, snapshot }) => {
         const write = userWrite("u1", { claims: [usernameClaim("twice"), usernameClaim("twice")] });
         expect(await storage.appendUser(write)).toEqual({ ok: false, conflict: usernameClaim("twice") });
@@ -233,6 +239,17 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           events: kept.flatMap((write) => write.events),
           claims: sortClaims(kept.flatMap((write) => write.claims)),
           notifications: kept.flatMap((write) => write.notifications.map(pendingRecord)),
+        });
+      }));
+
+      it("writes a write that holds no claims, alone and beside others", withBatchStore(async ({ snapshot }, appendUsers) => {
+        const unclaimed = { ...userWrite("u1"), claims: [] };
+        const claimed = userWrite("u2");
+        expect(await appendUsers([unclaimed, claimed])).toEqual([{ ok: true }, { ok: true }]);
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
+          events: [...unclaimed.events, ...claimed.events],
+          claims: sortClaims(claimed.claims),
+          notifications: [...unclaimed.notifications, ...claimed.notifications].map(pendingRecord),
         });
       }));
 
