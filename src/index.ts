@@ -14,4 +14,6 @@ export { memoryStore, type MemoryStore, type MemoryStoreSeed } from "./adapters/
 export { memoryMailer, type MemoryMailer, type MemoryMailerOptions } from "./adapters/memory/mailer.js";
 export { fixedClock, systemClock } from "./adapters/clocks.js";
 export * from "./adapters/smtp/index.js";
+export * from "./adapters/postgres/index.js";
+export * from "./adapters/pglite/index.js";
 export * from "./http/index.js";
