@@ -23,6 +23,8 @@ export interface MemoryStoreSeed {
  * Each view returns copies in writing order; changing them changes nothing in the store.
  */
 export interface MemoryStore extends Storage {
+  /** The batch write is always there on the memory store. */
+  appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]>;
   /** Every event of every user, in writing order. */
   events(): readonly StoredEvent[];
   /** Every claim held. */

@@ -1,4 +1,5 @@
 import type { Storage, UniqueClaim } from "../../ports/storage.js";
+import { claimKey } from "./write-order.js";
 
 /** Entries kept per lookup before the cache starts over, so memory stays bounded on any input. */
 const CACHE_LIMIT = 10_000;
@@ -18,10 +19,6 @@ function cached<T>(lookup: (key: string) => Promise<T>): (key: string) => Promis
     }
     return answer;
   };
-}
-
-function claimKey(claim: UniqueClaim): string {
-  return JSON.stringify([claim.kind, claim.scope, claim.key]);
 }
 
 interface WaitingAsk {

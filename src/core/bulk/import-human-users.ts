@@ -1,6 +1,6 @@
 import { err, type Result } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
-import type { Storage } from "../../ports/storage.js";
+import type { Storage, UniqueClaim } from "../../ports/storage.js";
 import type { OperationContext } from "../context.js";
 import type { ErrorBody } from "../errors/error-body.js";
 import { importSpec } from "../commands/import-human-user.js";
@@ -11,6 +11,7 @@ import type { ImportHumanUserResponse } from "../responses.js";
 import { bulkLookups } from "./bulk-lookups.js";
 import { limiter, type Limiter } from "./limiter.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
+import { writeOrder, type WriteOrder } from "./write-order.js";
 
 /** Anything with `aborted`, such as an `AbortSignal`. */
 export interface StopSignal {
@@ -22,6 +23,11 @@ export interface BulkImportOptions {
   readonly batchSize?: number;
   /** Users checked at the same time (validation, lookups, hashing of plain passwords). Default 64. */
   readonly concurrency?: number;
+  /**
+   * Batches written at the same time. Default 2. A batch that wants a claim (a username, an
+   * identity provider account) of an earlier batch still being written waits for it.
+   */
+  readonly parallelBatches?: number;
   /**
    * Once aborted, no further item is read: the items already read are finished (written and
    * answered), then the outcomes end. Items never read get no outcome.
@@ -37,7 +43,7 @@ export type BulkImportOutcome =
 /** Operation B requests (parsed JSON bodies, checked like `importHumanUser`'s). */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
-export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64 } as const;
+export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
 
 type Prepared = Result<PreparedUser<ImportHumanUserResponse>, ErrorBody>;
 type Answer = Result<ImportHumanUserResponse, ErrorBody>;
@@ -62,6 +68,8 @@ interface Run {
   /** Separate from `preparing`: a written batch's deliveries must not queue behind the next batch's checks. */
   readonly finishing: Limiter;
   readonly signal: StopSignal | undefined;
+  readonly parallelBatches: number;
+  readonly writeOrder: WriteOrder;
   /** Set when the consumer stops iterating: nothing more is read. */
   closed: boolean;
 }
@@ -104,12 +112,28 @@ function answerWritten(run: Run, user: PreparedUser<ImportHumanUserResponse>, wr
   return run.finishing.run(() => finishUserCreation(run.ports, user, written.value));
 }
 
-/** Writes the chunk's prepared users in one batch and answers every item of it, in order; never rejects. */
+function claimsOf(prepared: readonly Prepared[]): UniqueClaim[] {
+  return prepared.flatMap((item) => (item.isOk() ? item.value.planned.write.claims : []));
+}
+
+/** Writes the chunk's prepared users in one batch, when its turn comes, and answers every item of it in order; never rejects. */
 async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]> {
-  const prepared = await Promise.all(chunk.preparations);
+  const preparing = Promise.all(chunk.preparations);
+  const writeOver = await run.writeOrder.admit(preparing.then(claimsOf));
+  const prepared = await preparing;
+  if (run.closed) {
+    // Nobody will read these answers any more: nothing is written for them.
+    writeOver();
+    return [];
+  }
   try {
     const ready = prepared.flatMap((item) => (item.isOk() ? [item.value] : []));
-    const written = await writeBatch(run.ports, run.storage, ready.map((user) => user.planned.write));
+    let written: WriteAnswer[];
+    try {
+      written = await writeBatch(run.ports, run.storage, ready.map((user) => user.planned.write));
+    } finally {
+      writeOver();
+    }
     let writeIndex = 0;
     const answers = prepared.map((item): Promise<Answer> =>
       item.isErr() ? Promise.resolve(err(item.error)) : answerWritten(run, item.value, written[writeIndex++]),
@@ -125,10 +149,10 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
  * Operation B for every request of `source` (an iterable or async iterable), answered in input
  * order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
  *
- * Reads at most two batches ahead of the consumer, so memory stays bounded whatever the input's
- * size. Users are checked `concurrency` at a time and written `batchSize` at a time, through the
- * store's `appendUsers` when it has one, batch after batch in input order: of two items claiming
- * one username, the first wins and the other answers 6, in the same batch or not. One bad item
+ * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded
+ * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
+ * a time, through the store's `appendUsers` when it has one; of two items claiming one username,
+ * the first in input order wins and the other answers 6, in the same batch or not. One bad item
  * never fails its neighbours. Never throws: a port failure answers 13 or 14 for the items it
  * touched, and a source that throws ends the outcomes with a code-13 answer at the position it
  * failed at.
@@ -148,6 +172,8 @@ export async function* importHumanUsers(
     preparing: limiter(concurrency),
     finishing: limiter(concurrency),
     signal: options.signal,
+    parallelBatches: wholeNumber(options.parallelBatches, defaultBulkImportOptions.parallelBatches),
+    writeOrder: writeOrder(),
     closed: false,
   };
   let items: AsyncIterator<unknown> | Iterator<unknown>;
@@ -158,15 +184,16 @@ export async function* importHumanUsers(
     return;
   }
   try {
-    let reading = readChunk(run, items, 0);
-    for (;;) {
-      const chunk = await reading;
-      // The next batch is read and checked while this one is written and its answers consumed.
-      const following = chunk.last ? undefined : readChunk(run, items, chunk.firstIndex + chunk.preparations.length);
-      yield* await finishChunk(run, chunk);
-      if (chunk.sourceFailure !== undefined) yield chunk.sourceFailure;
-      if (following === undefined) return;
-      reading = following;
+    // Batches are read, checked and written ahead of the consumer, up to `parallelBatches` of them
+    // plus the one being read; answers are handed out batch after batch, in input order.
+    const inFlight: Promise<BulkImportOutcome[]>[] = [];
+    let reading: Promise<Chunk> | undefined = readChunk(run, items, 0);
+    while (reading !== undefined || inFlight.length > 0) {
+      if (reading !== undefined && inFlight.length < run.parallelBatches) {
+        const chunk: Chunk = await reading;
+        reading = chunk.last ? undefined : readChunk(run, items, chunk.firstIndex + chunk.preparations.length);
+        inFlight.push(finishChunk(run, chunk).then((outcomes) => (chunk.sourceFailure === undefined ? outcomes : [...outcomes, chunk.sourceFailure])));
+      } else yield* (await inFlight.shift()) ?? [];
     }
   } finally {
     run.closed = true;

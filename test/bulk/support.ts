@@ -1,0 +1,67 @@
+// Shared pieces of the bulk import tests: deterministic ports, requests, and the bodies expected.
+import { expect } from "vitest";
+import { alreadyExists } from "../../src/core/errors/user-errors.js";
+import {
+  importHumanUser,
+  type BulkImportOutcome,
+  type ErrorBody,
+  type ImportHumanUserResponse,
+  type OperationContext,
+  type Ports,
+} from "../../src/index.js";
+import { BCRYPT_HASH, fakeHasher } from "../operations/support/import-fixtures.js";
+import { ACME, GLOBEX, NOW, testPorts, type TestPorts } from "../operations/support/ports.js";
+
+export { ACME, NOW };
+
+/** An instance admin writing into acme through the organization header, as the CLI does. */
+export const adminInAcme: OperationContext = { requester: { userId: "root", orgId: "globex", instanceAdmin: true }, orgId: "acme" };
+
+export function bulkPorts(overrides: Partial<Ports> = {}): TestPorts {
+  return testPorts({ passwordHasher: fakeHasher, config: { immediateDelivery: "off" }, ...overrides }, { organizations: [ACME, GLOBEX] });
+}
+
+export interface UserOptions {
+  readonly email?: string;
+  readonly lastName?: string;
+  readonly phone?: string;
+  readonly hash?: string;
+}
+
+/** A valid operation B request for `userName` (verified email, imported bcrypt hash): two events, no mail. */
+export function userRequest(userName: string, options: UserOptions = {}): Record<string, unknown> {
+  return {
+    userName,
+    profile: { firstName: "Ada", lastName: options.lastName ?? "Lovelace" },
+    email: { email: options.email ?? `${userName.toLowerCase()}@example.com`, isEmailVerified: true },
+    ...(options.phone === undefined ? {} : { phone: { phone: options.phone, isPhoneVerified: true } }),
+    hashedPassword: { value: options.hash ?? BCRYPT_HASH },
+  };
+}
+
+/** How an imported user of `userRequest` is answered (its id is generated: 18 digits). */
+export function importedBody(sequence = "2"): ImportHumanUserResponse {
+  return {
+    userId: expect.stringMatching(/^\d{18}$/) as unknown as string,
+    details: { sequence, creationDate: NOW, changeDate: NOW, resourceOwner: "acme" },
+  };
+}
+
+export const usernameTaken: ErrorBody = alreadyExists("username");
+
+/** The body operation B gives `request` on its own, on an empty store: the oracle for refused items. */
+export async function singleAnswer(request: unknown): Promise<ErrorBody | ImportHumanUserResponse> {
+  const result = await importHumanUser(bulkPorts(), request, adminInAcme);
+  return result.isOk() ? result.value : result.error;
+}
+
+export async function collect(outcomes: AsyncIterable<BulkImportOutcome>): Promise<BulkImportOutcome[]> {
+  const all: BulkImportOutcome[] = [];
+  for await (const outcome of outcomes) all.push(outcome);
+  return all;
+}
+
+/** Usernames holding a claim in the store, sorted. */
+export function claimedUsernames(claims: readonly { readonly kind: string; readonly key: string }[]): string[] {
+  return claims.filter((claim) => claim.kind === "username").map((claim) => claim.key).sort();
+}
