@@ -5,7 +5,8 @@ import { lockClaimsSql } from "./statements.js";
 /**
  * Many users' writes as one statement, each write atomic on its own. $1 the claims to lock first
  * (a batch's all, in its first round), $2 the round's claims, $3 its events, $4 its notifications,
- * each tagged with its write's user id (`writer`). A write's events and notifications are inserted
+ * each tagged with its write's user id (`writer`); as jsonb, so that payloads are parsed once and
+ * the claims document is read twice without parsing it again. A write's events and notifications are inserted
  * only when all its claims were won; the claims won by the other writes are answered (with their
  * writer) so the caller can give them back.
  */
@@ -13,22 +14,22 @@ const roundSql = `
 WITH locked AS (${lockClaimsSql}
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
-  SELECT c.kind, c.scope, c.key, c.writer FROM json_to_recordset($2::json) AS c(kind text, scope text, key text, writer text)
+  SELECT c.kind, c.scope, c.key, c.writer FROM jsonb_to_recordset($2::jsonb) AS c(kind text, scope text, key text, writer text)
   WHERE (SELECT held FROM locked) IS NOT NULL
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key, user_id
 ), complete AS (
-  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM json_to_recordset($2::json) AS c(writer text) GROUP BY c.writer) AS wanted
+  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM jsonb_to_recordset($2::jsonb) AS c(writer text) GROUP BY c.writer) AS wanted
   JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer AND won.claims = wanted.claims
 ), events AS (
   INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM json_to_recordset($3::json) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
+  FROM jsonb_to_recordset($3::jsonb) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
   WHERE e.writer IN (SELECT writer FROM complete)
 ), notifications AS (
   INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
   SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
-  FROM json_to_recordset($4::json) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
+  FROM jsonb_to_recordset($4::jsonb) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
     link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE n.writer IN (SELECT writer FROM complete)
 )
@@ -47,8 +48,9 @@ interface WonClaim {
   readonly writer: string;
 }
 
+/** Kinds never hold a NUL, and neither do scopes, which are ids: the parts stay apart. */
 function claimKey(claim: UniqueClaim): string {
-  return JSON.stringify([claim.kind, claim.scope, claim.key]);
+  return `${claim.kind}\u0000${claim.scope}\u0000${claim.key}`;
 }
 
 function tagged(writes: readonly UserWrite[]): { claims: string; events: string; notifications: string } {
@@ -78,6 +80,8 @@ function splitRound<T extends { readonly write: UserWrite }>(pending: readonly T
 
 /** The first of the write's claims (in its order) that it did not win, each won claim counting once. */
 function firstNotWon(write: UserWrite, won: readonly WonClaim[]): UniqueClaim | undefined {
+  // Won rows are distinct claims of this write: as many as it asked for means it won them all.
+  if (won.length === write.claims.length) return undefined;
   const left = new Map<string, number>();
   for (const claim of won) left.set(claimKey(claim), (left.get(claimKey(claim)) ?? 0) + 1);
   for (const claim of write.claims) {
