@@ -14,24 +14,20 @@ function wholeUnit(seconds: number): [number, DurationUnit] {
 export function describeValidity(createdAt: string, expiresAt: string, language: string): string {
   const seconds = Math.max(0, Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 1000));
   const [amount, unit] = wholeUnit(Number.isFinite(seconds) ? seconds : 0);
-  return unitFormat(language, unit).format(amount);
-}
-
-// Building an Intl.NumberFormat costs far more than formatting with one: keep them.
-const formats = new Map<string, Intl.NumberFormat>();
-
-function unitFormat(language: string, unit: DurationUnit): Intl.NumberFormat {
-  const key = `${language}|${unit}`;
-  let format = formats.get(key);
-  if (format === undefined) {
+  // Few languages and lifetimes ever occur: the words are made once for each.
+  const key = `${language}|${amount}|${unit}`;
+  let words = described.get(key);
+  if (words === undefined) {
     const options: Intl.NumberFormatOptions = { style: "unit", unit, unitDisplay: "long" };
     try {
-      format = new Intl.NumberFormat(language, options);
+      words = new Intl.NumberFormat(language, options).format(amount);
     } catch {
-      format = new Intl.NumberFormat("en", options);
+      words = new Intl.NumberFormat("en", options).format(amount);
     }
-    if (formats.size >= 256) formats.clear();
-    formats.set(key, format);
+    if (described.size >= 256) described.clear();
+    described.set(key, words);
   }
-  return format;
+  return words;
 }
+
+const described = new Map<string, string>();

@@ -11,6 +11,19 @@ const PLACEHOLDER = /^\{\{\s*\.(UserID|Code|OrgID)\s*\}\}$/;
  * any brace outside a placeholder is refused, with the reason in words.
  */
 export function parseUrlTemplate(template: string): Result<UrlTemplate, string> {
+  // The configured templates are parsed for every request that mails a link: parse each once.
+  let parsed = parsedTemplates.get(template);
+  if (parsed === undefined) {
+    parsed = parseUncached(template);
+    if (parsedTemplates.size >= 256) parsedTemplates.clear();
+    parsedTemplates.set(template, parsed);
+  }
+  return parsed;
+}
+
+const parsedTemplates = new Map<string, Result<UrlTemplate, string>>();
+
+function parseUncached(template: string): Result<UrlTemplate, string> {
   const parts: TemplatePart[] = [];
   let rest = template;
   while (rest.length > 0) {
