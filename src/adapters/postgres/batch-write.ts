@@ -6,9 +6,9 @@ import { lockClaimsSql } from "./statements.js";
  * Many users' writes as one statement, each write atomic on its own. $1 the claims to lock first
  * (a batch's all, in its first round), $2 the round's claims, $3 its events, $4 its notifications,
  * each tagged with its write's user id (`writer`); as jsonb, so that payloads are parsed once and
- * the claims document is read twice without parsing it again. A write's events and notifications are inserted
- * only when all its claims were won; the claims won by the other writes are answered (with their
- * writer) so the caller can give them back.
+ * the claims document is read twice without parsing it again. A write's events and notifications
+ * are inserted unless it lost one of its claims. Answers every claim won, with its writer, so the
+ * caller can tell who lost and give back what the losers had won.
  */
 const roundSql = `
 WITH locked AS (${lockClaimsSql}
@@ -18,20 +18,21 @@ WITH locked AS (${lockClaimsSql}
   WHERE (SELECT held FROM locked) IS NOT NULL
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key, user_id
-), complete AS (
+), incomplete AS (
   SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM jsonb_to_recordset($2::jsonb) AS c(writer text) GROUP BY c.writer) AS wanted
-  JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer AND won.claims = wanted.claims
+  LEFT JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer
+  WHERE coalesce(won.claims, 0) < wanted.claims
 ), events AS (
   INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
   FROM jsonb_to_recordset($3::jsonb) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
-  WHERE e.writer IN (SELECT writer FROM complete)
+  WHERE e.writer NOT IN (SELECT writer FROM incomplete)
 ), notifications AS (
   INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
   SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
   FROM jsonb_to_recordset($4::jsonb) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
     link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
-  WHERE n.writer IN (SELECT writer FROM complete)
+  WHERE n.writer NOT IN (SELECT writer FROM incomplete)
 )
 SELECT kind, scope, key, user_id AS writer FROM claimed`;
 
