@@ -211,7 +211,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     return { exitCode: 2 };
   }
   const interrupted = io.signal?.aborted === true;
-  const summary: ImportSummary = { ...tally, interrupted, seconds: (performance.now() - started) / 1000 };
+  const { rows, imported, existing, failed, lastLine } = tally;
+  const summary: ImportSummary = { rows, imported, existing, failed, interrupted, lastLine, seconds: (performance.now() - started) / 1000 };
   io.stdout.write(summaryText(command, summary, reported));
   if (readFailure.error !== undefined) {
     io.stderr.write(`human-users import: reading the file failed after line ${tally.lastLine}: ${String(readFailure.error)}\n`);

@@ -1,0 +1,195 @@
+// The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseArguments } from "../../src/cli/arguments.js";
+import { csvRecords, type CsvRecord } from "../../src/cli/csv.js";
+import { columnOfField, readHeader, requestFromCells } from "../../src/cli/csv-mapping.js";
+import { readLines } from "../../src/cli/lines.js";
+import { formatBar, formatDuration, formatProgressLine, type Progress } from "../../src/cli/progress.js";
+import { reportEntries } from "../../src/cli/report.js";
+import { readRows, type Row } from "../../src/cli/rows.js";
+import { alreadyExists, internal, invalidRequest } from "../../src/core/errors/user-errors.js";
+
+const folder = mkdtempSync(join(tmpdir(), "human-users-cli-parts-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function fileWith(name: string, text: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const list: T[] = [];
+  for await (const item of items) list.push(item);
+  return list;
+}
+
+describe("arguments", () => {
+  it("reads an import into PostgreSQL with every option", () => {
+    const parsed = parseArguments([
+      "import", "users.csv", "--database-url", "postgres://db/x", "--org", "acme", "--create-org", "--report", "r.jsonl",
+      "--report-existing", "--batch-size", "100", "--concurrency", "8", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
+    ]);
+    expect(parsed).toEqual({
+      kind: "import",
+      command: {
+        file: "users.csv",
+        format: "csv",
+        target: { databaseUrl: "postgres://db/x" },
+        org: "acme",
+        createOrg: true,
+        reportPath: "r.jsonl",
+        reportExisting: true,
+        batchSize: 100,
+        concurrency: 8,
+        origin: "https://id.example",
+        progressIntervalMs: 3000,
+        quiet: true,
+      },
+    });
+  });
+
+  it("defaults to JSON Lines, a report beside the file, and progress lines every 10 s", () => {
+    expect(parseArguments(["import", "users.txt", "--data-dir", "./data", "--org", "acme"])).toEqual({
+      kind: "import",
+      command: {
+        file: "users.txt",
+        format: "jsonl",
+        target: { dataDir: "./data" },
+        org: "acme",
+        createOrg: false,
+        reportPath: "users.txt.report.jsonl",
+        reportExisting: false,
+        progressIntervalMs: 10_000,
+        quiet: false,
+      },
+    });
+    expect(parseArguments(["import", "users.CSV", "--data-dir", "d", "--org", "a", "--format", "jsonl"])).toMatchObject({ command: { format: "jsonl" } });
+  });
+
+  it("refuses what it cannot run, saying why", () => {
+    const refusals: [string[], string][] = [
+      [[], "a command is required: import"],
+      [["export", "f"], 'unknown command "export"'],
+      [["import"], "the file to import is required"],
+      [["import", "f", "g", "--data-dir", "d", "--org", "a"], "unexpected arguments: g"],
+      [["import", "f", "--org", "a"], "--database-url or --data-dir is required"],
+      [["import", "f", "--org", "a", "--data-dir", "d", "--database-url", "u"], "give --database-url or --data-dir, not both"],
+      [["import", "f", "--data-dir", "d"], "--org is required"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--format", "xml"], "--format must be jsonl or csv"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--batch-size", "0"], "--batch-size must be a whole number of at least 1"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--concurrency", "2.5"], "--concurrency must be a whole number of at least 1"],
+    ];
+    for (const [argv, message] of refusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
+    expect(parseArguments(["import", "f", "--colour"])).toMatchObject({ kind: "error" });
+    expect(parseArguments(["--help"])).toEqual({ kind: "help" });
+  });
+});
+
+describe("CSV", () => {
+  async function records(text: string): Promise<CsvRecord[]> {
+    return all(csvRecords(readLines(fileWith("records.csv", text))));
+  }
+
+  it("reads quoted cells with commas, doubled quotes and line breaks, CRLF, a byte order mark and blank lines", async () => {
+    const text = '\uFEFFa,b,c\r\n"x, y","say ""hi""",\r\n\r\n"two\r\nlines",,"é"\n';
+    expect(await records(text)).toEqual([
+      { cells: ["a", "b", "c"], line: 1, end: 10 },
+      { cells: ["x, y", 'say "hi"', ""], line: 2, end: 32 },
+      { cells: ["two\nlines", "", "é"], line: 4, end: 53 },
+    ]);
+  });
+
+  it("reports a broken record and goes on with the next one", async () => {
+    expect(await records('a,"b"c,d\n"open\nstill open",x\nok,1\n"never closed\n')).toEqual([
+      { cells: [], line: 1, end: 9, problem: "text after a closing quote in cell 2" },
+      { cells: ["open\nstill open", "x"], line: 2, end: 29 },
+      { cells: ["ok", "1"], line: 4, end: 34 },
+      { cells: [], line: 5, end: 48, problem: "a quoted cell is not closed before the end of the file" },
+    ]);
+  });
+
+  it("maps the documented columns (any case) onto operation B's fields, booleans in several spellings", () => {
+    const header = readHeader(["USERNAME", "firstName", "lastname", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"]);
+    expect(header).toEqual({ columns: ["userName", "firstName", "lastName", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"] });
+    if (!("columns" in header)) return;
+    expect(requestFromCells(header.columns, ["ann", "Ann", "Lee", "ann@example.com", "Yes", "+41791234567", "0", "$2b$04$x", "TRUE", "idp-1", "ext-1", "GENDER_FEMALE"])).toEqual({
+      userName: "ann",
+      profile: { firstName: "Ann", lastName: "Lee", gender: "GENDER_FEMALE" },
+      email: { email: "ann@example.com", isEmailVerified: true },
+      phone: { phone: "+41791234567", isPhoneVerified: false },
+      hashedPassword: { value: "$2b$04$x" },
+      passwordChangeRequired: true,
+      idps: [{ configId: "idp-1", externalUserId: "ext-1" }],
+    });
+    // Empty cells are left out; a word that is no boolean is passed on for validation to name.
+    expect(requestFromCells(header.columns, ["", "", "", "", "maybe", "", "", "", "", "", "", ""])).toEqual({ profile: {}, email: { isEmailVerified: "maybe" } });
+  });
+
+  it("refuses a header naming columns it does not know, and names them back in reports", () => {
+    expect(readHeader(["email", "e-mail", "first_name"])).toEqual({ unknown: ["e-mail", "first_name"] });
+    expect(columnOfField("profile.firstName")).toBe("firstName");
+    expect(columnOfField("hashedPassword.value")).toBe("passwordHash");
+    expect(columnOfField("idps[0].configId")).toBe("idpConfigId");
+    expect(columnOfField("profile")).toBe("profile");
+  });
+
+  it("reads a CSV file into rows with their lines, and refuses a file with unknown columns", async () => {
+    const rows: Row[] = await all(readRows(fileWith("rows.csv", "userName,email\nann,ann@example.com\nbob\n"), "csv"));
+    expect(rows).toEqual([
+      { line: 2, end: 35, request: { userName: "ann", profile: {}, email: { email: "ann@example.com" } } },
+      { line: 3, end: 39, problem: "the row has 1 cells, the header 2" },
+    ]);
+    await expect(all(readRows(fileWith("bad.csv", "userName,mail\n"), "csv"))).rejects.toThrow('the CSV header names unknown columns: "mail"');
+  });
+
+  it("reads JSON Lines, skipping blank lines and never quoting a line that is not JSON", async () => {
+    const rows = await all(readRows(fileWith("rows.jsonl", '{"userName":"ann"}\n\n{"password":"hunter2"\n'), "jsonl"));
+    expect(rows).toEqual([
+      { line: 1, end: 19, request: { userName: "ann" } },
+      { line: 3, end: 42, problem: "the line is not valid JSON" },
+    ]);
+  });
+});
+
+describe("report lines", () => {
+  const row = { line: 7, usernameField: "email.email", fieldName: columnOfField };
+
+  it("lists every field violation on its column", () => {
+    const body = invalidRequest([
+      { field: "profile.lastName", description: "must not be blank" },
+      { field: "hashedPassword.value", description: "the password hash is not in a supported format" },
+    ]);
+    expect(reportEntries(row, body)).toEqual([
+      { line: 7, status: "failed", code: 3, error: "USER-1nv4", field: "lastName", reason: "must not be blank" },
+      { line: 7, status: "failed", code: 3, error: "USER-1nv4", field: "passwordHash", reason: "the password hash is not in a supported format" },
+    ]);
+  });
+
+  it("counts a taken username as existing, on the field the username came from; other errors fail without a field", () => {
+    expect(reportEntries(row, alreadyExists("username"))).toEqual([
+      { line: 7, status: "exists", code: 6, error: "USER-n4m6", field: "email", reason: "the username is already taken" },
+    ]);
+    expect(reportEntries(row, alreadyExists("idp_link"))).toEqual([
+      { line: 7, status: "failed", code: 6, error: "USER-l1n6", reason: "this identity provider account is already linked to a user" },
+    ]);
+    expect(reportEntries(row, internal())).toEqual([{ line: 7, status: "failed", code: 13, error: "USER-1nt3", reason: "internal error" }]);
+  });
+});
+
+describe("progress lines", () => {
+  const progress: Progress = { rows: 52_000, imported: 50_000, existing: 1_500, failed: 500, bytes: 520, totalBytes: 1000, elapsedMs: 4_000 };
+
+  it("draws a bar with the share of the file, the rate and the time left", () => {
+    expect(formatBar(progress, 200)).toBe("[############............]  52%  52,000 rows  13,000/s  0:04 left  (50,000 new, 1,500 existing, 500 failed)");
+    expect(formatBar(progress, 20)).toBe("[############......");
+    expect(formatProgressLine({ ...progress, elapsedMs: 100 })).toBe("progress: 52% of the file, 52,000 rows  520,000/s  --:-- left  (50,000 new, 1,500 existing, 500 failed)");
+  });
+
+  it("writes durations as m:ss or h:mm:ss", () => {
+    expect([0, 7.4, 125, 3_723].map(formatDuration)).toEqual(["0:00", "0:07", "2:05", "1:02:03"]);
+  });
+});
