@@ -1,0 +1,195 @@
+// `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
+import { openStore } from "../../src/cli/open-storage.js";
+import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
+import { cliDatabase, postgresUrl } from "./cli-database.js";
+import { userRequest } from "./support.js";
+
+const folder = mkdtempSync(join(tmpdir(), "human-users-cli-command-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function fileWith(name: string, text: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Captured extends CommandIo {
+  readonly out: string[];
+  readonly err: string[];
+}
+
+function captured(env: Record<string, string> = {}, signal?: CommandIo["signal"]): Captured {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) }, env, ...(signal === undefined ? {} : { signal }) };
+}
+
+function command(file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}): ImportCommand {
+  return {
+    file,
+    format: file.endsWith(".csv") ? "csv" : "jsonl",
+    target,
+    org: "acme",
+    createOrg: true,
+    reportPath: `${file}.report.jsonl`,
+    reportExisting: false,
+    progressIntervalMs: 60_000,
+    quiet: true,
+    ...overrides,
+  };
+}
+
+function report(path: string): unknown[] {
+  return readFileSync(path, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
+}
+
+function jsonLines(count: number, prefix: string): string {
+  return `${Array.from({ length: count }, (_, index) => JSON.stringify(userRequest(`${prefix}-${index}`))).join("\n")}\n`;
+}
+
+const where = postgresUrl === undefined ? "PGlite" : "PostgreSQL";
+
+describe(`human-users import on ${where}`, () => {
+  it("imports a CSV file by its documented columns and reports failed rows by column, never a hash", async () => {
+    const csv = [
+      "userName,firstName,lastName,email,emailVerified,phone,phoneVerified,passwordHash,passwordChangeRequired",
+      `ann,Ann,Lee,ann@example.com,yes,,,${BCRYPT_HASH},false`,
+      `"bob, jr",Bob,,bob@example.com,true,+41 79 123 45 67,1,,`,
+      `cy,Cy,"Multi`,
+      `Line",cy@example.com,no,,,$2x$04$abcdefghijklmnopqrstuu5U5xk6dk1bHJpRxAuJcIYlTK3kTQdSm,`,
+      "dee,Dee,Doe,dee@example.com,maybe,,,,",
+      `ANN,Ann,Again,ann2@example.com,1,,,${BCRYPT_HASH},`,
+      "short,row",
+    ].join("\r\n");
+    const file = fileWith("users.csv", `${csv}\r\n`);
+    const database = await cliDatabase("csv");
+    try {
+      const io = captured();
+      const run = command(file, database.target, { reportExisting: true });
+      expect(await runImport(run, io)).toMatchObject({ exitCode: 1, summary: { rows: 6, imported: 1, existing: 1, failed: 4, interrupted: false, lastLine: 8 } });
+      expect(report(run.reportPath)).toEqual([
+        { line: 3, status: "failed", code: 3, error: "USER-1nv4", field: "lastName", reason: "is required" },
+        { line: 4, status: "failed", code: 3, error: "USER-1nv4", field: "passwordHash", reason: "the password hash is not in a supported format" },
+        { line: 6, status: "failed", code: 3, error: "USER-1nv4", field: "emailVerified", reason: "must be true or false" },
+        { line: 7, status: "exists", code: 6, error: "USER-n4m6", field: "userName", reason: "the username is already taken" },
+        { line: 8, status: "failed", code: 3, reason: "the row has 2 cells, the header 9" },
+      ]);
+      expect(readFileSync(run.reportPath, "utf8")).not.toContain("$2");
+      expect((await database.contents()).usernames).toEqual(["ann"]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("refuses to start without the organization, a readable file, valid keys or known CSV columns", async () => {
+    const database = await cliDatabase("setup");
+    try {
+      const file = fileWith("one.jsonl", jsonLines(1, "one"));
+      const cases: [ImportCommand, Record<string, string>, string][] = [
+        [command(file, database.target, { createOrg: false }), {}, `human-users import: the organization "acme" does not exist in`],
+        [command(join(folder, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
+        [command(file, database.target), { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "human-users import: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of at least 32 bytes\n"],
+        [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
+      ];
+      for (const [run, env, message] of cases) {
+        const io = captured(env);
+        expect(await runImport(run, io)).toEqual({ exitCode: 2 });
+        expect(io.err.join("")).toContain(message);
+        expect(io.out).toEqual([]);
+      }
+      expect((await database.contents()).usernames).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("keys the codes it writes with the application's key from the environment, and leaves the mail in the outbox", async () => {
+    const key = Buffer.alloc(32, 5);
+    const file = fileWith("unverified.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" } })}\n`);
+    const database = await cliDatabase("keys");
+    try {
+      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
+      expect(await runImport(command(file, database.target), io)).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
+      const opened = await openStore(database.target);
+      try {
+        const { events, notifications } = await opened.store.snapshot();
+        const codeEvent = events.find((event) => event.type === "user.human.initialization.code.added");
+        const [mail] = notifications;
+        expect(mail).toMatchObject({ kind: "email.initialization", recipient: "eve@example.com", state: "pending", attempts: 0 });
+        const hash = createHmac("sha256", key).update(mail?.code ?? "").digest("base64");
+        expect(codeEvent?.payload["code"]).toEqual({ algorithm: "HMAC-SHA256", keyId: "app-2026", hash });
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("stops after the batches in progress when interrupted, imports each user whole, and finishes on the next run", async () => {
+    const total = 3_000;
+    const file = fileWith("stop.jsonl", jsonLines(total, "stop"));
+    const database = await cliDatabase("stop");
+    try {
+      const signal = { aborted: false };
+      const io = captured({}, signal);
+      const run = command(file, database.target, { batchSize: 100, quiet: false, progressIntervalMs: 1 });
+      // The first progress line plays the part of Ctrl-C.
+      const interruptible: CommandIo = { ...io, stderr: { write: (text: string) => ((signal.aborted = signal.aborted || text.startsWith("progress:")), true) } };
+      const first = await runImport(run, interruptible);
+      expect(first).toMatchObject({ exitCode: 130, summary: { interrupted: true, failed: 0, existing: 0 } });
+      const imported = first.summary?.imported ?? 0;
+      expect(imported).toBeGreaterThan(0);
+      expect(imported).toBeLessThanOrEqual(400);
+      expect(first.summary?.lastLine).toBe(imported);
+      expect(io.out.join("")).toContain(`interrupted: stopped after line ${imported}; run the same command again`);
+      const stopped = await database.contents();
+      expect(stopped).toEqual({ usernames: Array.from({ length: imported }, (_, index) => `stop-${index}`).sort(), events: 2 * imported, claims: 2 * imported });
+
+      const second = await runImport({ ...run, quiet: true }, captured());
+      expect(second).toMatchObject({ exitCode: 0, summary: { rows: total, imported: total - imported, existing: imported, failed: 0, interrupted: false } });
+      expect(await database.contents()).toMatchObject({ events: 2 * total, claims: 2 * total });
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+describe("the human-users command", () => {
+  it("on Ctrl-C (SIGINT) prints the summary, exits 130, and leaves only whole users", async () => {
+    const file = fileWith("sigint.jsonl", jsonLines(60_000, "sig"));
+    const database = await cliDatabase("sigint");
+    try {
+      const where = "databaseUrl" in database.target ? ["--database-url", database.target.databaseUrl] : ["--data-dir", database.target.dataDir];
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", file, ...where, "--org", "acme", "--create-org", "--progress-interval", "1"], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      let interrupted = false;
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // Once: a second Ctrl-C quits at once, without the summary.
+        if (stderr.includes("progress:") && !interrupted) interrupted = child.kill("SIGINT");
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect({ code, stopping: stderr.includes("stopping after the batch in progress") }).toEqual({ code: 130, stopping: true });
+      const stopped = /(\d[\d,]*) imported, 0 already there, 0 failed, of (\d[\d,]*) rows/.exec(stdout);
+      const imported = Number(stopped?.[1]?.replaceAll(",", ""));
+      expect(stdout).toContain("interrupted: stopped after line");
+      expect(imported).toBeGreaterThan(0);
+      expect(imported).toBeLessThan(60_000);
+      expect(await database.contents()).toMatchObject({ events: 2 * imported, claims: 2 * imported });
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});
