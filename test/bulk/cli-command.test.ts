@@ -1,24 +1,17 @@
 // `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
 import { openStore } from "../../src/cli/open-storage.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
-import { userRequest } from "./support.js";
+import { scratchFolder, userRequest } from "./support.js";
 
-const folder = mkdtempSync(join(tmpdir(), "human-users-cli-command-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-function fileWith(name: string, text: string): string {
-  const path = join(folder, name);
-  writeFileSync(path, text);
-  return path;
-}
+const scratch = scratchFolder("cli-command");
+const fileWith = scratch.file;
 
 interface Captured extends CommandIo {
   readonly out: string[];
@@ -94,7 +87,7 @@ describe(`human-users import on ${where}`, () => {
       const file = fileWith("one.jsonl", jsonLines(1, "one"));
       const cases: [ImportCommand, Record<string, string>, string][] = [
         [command(file, database.target, { createOrg: false }), {}, `human-users import: the organization "acme" does not exist in`],
-        [command(join(folder, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
+        [command(join(scratch.path, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
         [command(file, database.target), { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "human-users import: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of at least 32 bytes\n"],
         [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
       ];

@@ -1,8 +1,5 @@
 // The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseArguments } from "../../src/cli/arguments.js";
 import { csvRecords, type CsvRecord } from "../../src/cli/csv.js";
 import { columnOfField, readHeader, requestFromCells } from "../../src/cli/csv-mapping.js";
@@ -11,15 +8,10 @@ import { formatBar, formatDuration, formatProgressLine, type Progress } from "..
 import { reportEntries } from "../../src/cli/report.js";
 import { readRows, type Row } from "../../src/cli/rows.js";
 import { alreadyExists, internal, invalidRequest } from "../../src/core/errors/user-errors.js";
+import { scratchFolder } from "./support.js";
 
-const folder = mkdtempSync(join(tmpdir(), "human-users-cli-parts-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-function fileWith(name: string, text: string): string {
-  const path = join(folder, name);
-  writeFileSync(path, text);
-  return path;
-}
+const scratch = scratchFolder("cli-parts");
+const fileWith = scratch.file;
 
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const list: T[] = [];

@@ -1,5 +1,8 @@
 // Shared pieces of the bulk import tests: deterministic ports, requests, and the bodies expected.
-import { expect } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect } from "vitest";
 import { alreadyExists } from "../../src/core/errors/user-errors.js";
 import {
   importHumanUser,
@@ -64,4 +67,18 @@ export async function collect(outcomes: AsyncIterable<BulkImportOutcome>): Promi
 /** Usernames holding a claim in the store, sorted. */
 export function claimedUsernames(claims: readonly { readonly kind: string; readonly key: string }[]): string[] {
   return claims.filter((claim) => claim.kind === "username").map((claim) => claim.key).sort();
+}
+
+/** A folder for one test file's inputs, removed after its tests; `file` writes one and gives its path. */
+export function scratchFolder(label: string): { readonly path: string; file(name: string, text: string): string } {
+  const path = mkdtempSync(join(tmpdir(), `human-users-${label}-`));
+  afterAll(() => rmSync(path, { recursive: true, force: true }));
+  return {
+    path,
+    file(name, text) {
+      const file = join(path, name);
+      writeFileSync(file, text);
+      return file;
+    },
+  };
 }

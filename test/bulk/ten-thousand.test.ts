@@ -2,22 +2,20 @@
 // some lines not JSON) imported with every answer checked against the input, then imported again
 // with nothing added. Through the library on the memory store, and through the command line on
 // PostgreSQL (or PGlite when no server answers).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runImport, type ImportCommand, type ImportSummary } from "../../src/cli/import-command.js";
 import type { ReportEntry } from "../../src/cli/report.js";
 import { invalidRequest, notAnObject } from "../../src/core/errors/user-errors.js";
 import { importHumanUsers, type BulkImportOutcome } from "../../src/index.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
 import { countOf, generateUsers, importedUsernames, type GeneratedRow } from "./generated-users.js";
-import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken } from "./support.js";
+import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, scratchFolder, usernameTaken } from "./support.js";
 
 const USERS = 10_000;
 const rows = generateUsers(USERS);
-const folder = mkdtempSync(join(tmpdir(), "human-users-ten-thousand-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const scratch = scratchFolder("ten-thousand");
 
 /** Imported users have two events, three with a (verified) phone. */
 function sequenceOf(row: GeneratedRow): string {
@@ -82,8 +80,7 @@ const silent = { write: () => true };
 
 describe(`${USERS.toLocaleString("en")} generated users through \`human-users import\` on ${postgresUrl === undefined ? "PGlite" : "PostgreSQL"}`, () => {
   it("reports every row that was not imported, counts the rest, and adds nothing the second time", async () => {
-    const file = join(folder, "users.jsonl");
-    writeFileSync(file, `${rows.map((row) => row.text).join("\n")}\n`);
+    const file = scratch.file("users.jsonl", `${rows.map((row) => row.text).join("\n")}\n`);
     const database = await cliDatabase("tenk");
     try {
       const command: ImportCommand = {
@@ -92,7 +89,7 @@ describe(`${USERS.toLocaleString("en")} generated users through \`human-users im
         target: database.target,
         org: "acme",
         createOrg: true,
-        reportPath: join(folder, "report.jsonl"),
+        reportPath: join(scratch.path, "report.jsonl"),
         reportExisting: true,
         progressIntervalMs: 60_000,
         quiet: true,
