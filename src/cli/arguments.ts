@@ -18,6 +18,7 @@ const options = {
   "report-existing": { type: "boolean" },
   "batch-size": { type: "string" },
   concurrency: { type: "string" },
+  "parallel-batches": { type: "string" },
   origin: { type: "string" },
   "progress-interval": { type: "string" },
   quiet: { type: "boolean" },
@@ -66,10 +67,11 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const format = inputFormat(values.format, file);
   const batchSize = positiveWhole("batch-size", values["batch-size"]);
   const concurrency = positiveWhole("concurrency", values.concurrency);
+  const parallelBatches = positiveWhole("parallel-batches", values["parallel-batches"]);
   const interval = positiveWhole("progress-interval", values["progress-interval"]);
   if (target instanceof Refused) return { kind: "error", message: target.message };
   if (format instanceof Refused) return { kind: "error", message: format.message };
-  for (const value of [batchSize, concurrency, interval]) if (value instanceof Refused) return { kind: "error", message: value.message };
+  for (const value of [batchSize, concurrency, parallelBatches, interval]) if (value instanceof Refused) return { kind: "error", message: value.message };
   if (org === undefined || org === "") return { kind: "error", message: "--org is required" };
   return {
     kind: "import",
@@ -83,6 +85,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       reportExisting: values["report-existing"] === true,
       ...(typeof batchSize === "number" ? { batchSize } : {}),
       ...(typeof concurrency === "number" ? { concurrency } : {}),
+      ...(typeof parallelBatches === "number" ? { parallelBatches } : {}),
       ...(values.origin === undefined ? {} : { origin: values.origin }),
       progressIntervalMs: (typeof interval === "number" ? interval : 10) * 1000,
       quiet: values.quiet === true,

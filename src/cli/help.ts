@@ -21,6 +21,7 @@ Options:
   --report-existing       list rows already there in the report too
   --batch-size N          users per database write (default ${defaultBulkImportOptions.batchSize})
   --concurrency N         users checked at the same time (default ${defaultBulkImportOptions.concurrency})
+  --parallel-batches N    batches written at the same time (default ${defaultBulkImportOptions.parallelBatches})
   --origin URL            public base URL for links in initialization mails
   --progress-interval S   seconds between progress lines when not on a terminal (default 10)
   --quiet                 no progress and no notes, only the summary

@@ -23,6 +23,7 @@ export interface ImportCommand {
   readonly reportExisting: boolean;
   readonly batchSize?: number;
   readonly concurrency?: number;
+  readonly parallelBatches?: number;
   /** Public base URL for the links in initialization mails. */
   readonly origin?: string;
   readonly progressIntervalMs: number;
@@ -167,6 +168,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   const options: BulkImportOptions = {
     ...(command.batchSize === undefined ? {} : { batchSize: command.batchSize }),
     ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
+    ...(command.parallelBatches === undefined ? {} : { parallelBatches: command.parallelBatches }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
   const fieldName = command.format === "csv" ? columnOfField : (field: string) => field;

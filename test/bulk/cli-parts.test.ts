@@ -23,7 +23,7 @@ describe("arguments", () => {
   it("reads an import into PostgreSQL with every option", () => {
     const parsed = parseArguments([
       "import", "users.csv", "--database-url", "postgres://db/x", "--org", "acme", "--create-org", "--report", "r.jsonl",
-      "--report-existing", "--batch-size", "100", "--concurrency", "8", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
+      "--report-existing", "--batch-size", "100", "--concurrency", "8", "--parallel-batches", "3", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
     ]);
     expect(parsed).toEqual({
       kind: "import",
@@ -37,6 +37,7 @@ describe("arguments", () => {
         reportExisting: true,
         batchSize: 100,
         concurrency: 8,
+        parallelBatches: 3,
         origin: "https://id.example",
         progressIntervalMs: 3000,
         quiet: true,
