@@ -1,10 +1,12 @@
 import { describe, expect, it, type TestContext } from "vitest";
 import type {
+  AppendOutcome,
   IdentityProvider,
   Organization,
   PendingNotification,
   Storage,
   StorageSnapshot,
+  StoredEvent,
   UniqueClaim,
 } from "../ports/storage.js";
 import {
@@ -263,6 +265,29 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         const clashing = { ...userWrite("u2"), notifications: fine.notifications.map((notification) => ({ ...notification, userId: "u2" })) };
         await expect(appendUsers([fine, clashing])).rejects.toBeInstanceOf(Error);
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
+      }));
+
+      it("answers a long batch of chained claims as appendUser one write after another would", withBatchStore(async ({ storage, snapshot }, appendUsers) => {
+        await storage.appendUser(userWrite("held", { claims: [usernameClaim("k3"), usernameClaim("k10")] }));
+        // Write i claims k(i) and k(i+1), some also k(i) twice: each decision hangs on the ones before it.
+        const writes = Array.from({ length: 40 }, (_, index) => {
+          const claims = [usernameClaim(`k${index % 17}`), usernameClaim(`k${(index + 1) % 17}`)];
+          return userWrite(`w${index}`, { claims: index % 11 === 5 ? [...claims, claims[0] ?? usernameClaim("")] : claims });
+        });
+        const held = new Set(["k3", "k10"].map((key) => claimText(usernameClaim(key))));
+        const expected = writes.map((write): AppendOutcome => {
+          const wanted = write.claims.map(claimText);
+          const conflict = write.claims.find((claim, index) => held.has(claimText(claim)) || wanted.indexOf(claimText(claim)) < index);
+          if (conflict !== undefined) return { ok: false, conflict };
+          for (const key of wanted) held.add(key);
+          return { ok: true };
+        });
+        expect(await appendUsers(writes)).toEqual(expected);
+        const kept = writes.filter((_, index) => expected[index]?.ok === true);
+        expect(kept.length).toBeGreaterThan(0);
+        // Batches may write their users in another order than given: compared user by user.
+        const byUser = (events: readonly StoredEvent[]) => [...events].sort((a, b) => a.aggregateId.localeCompare(b.aggregateId) || a.sequence - b.sequence);
+        expect(byUser((await snapshot()).events.filter((event) => event.aggregateId !== "held"))).toEqual(byUser(kept.flatMap((write) => write.events)));
       }));
 
       it("lets parallel batches claiming the same keys in different orders each key win once", withBatchStore(async ({ snapshot }, appendUsers) => {
