@@ -32,8 +32,9 @@ CSV columns (header row required, names ignoring case, empty cell = not given):
   Booleans: true/false, yes/no, 1/0.
 
 Passwords: a plain password is hashed with the library's default hasher, which is slow by design
-(tens of milliseconds per user): prefer passwordHash (bcrypt, argon2, scrypt, PBKDF2, ...), which
-is only checked, never recomputed.
+(hundreds of milliseconds each, a few users per second per core): a file of plain passwords takes
+days per million users. Prefer passwordHash (bcrypt, argon2, scrypt, PBKDF2, ...), which is only
+checked, never recomputed.
 
 The import acts as an instance administrator in --org. Mails (initialization, phone codes) are
 queued in the database's outbox for the application's delivery worker; nothing is sent from here.
