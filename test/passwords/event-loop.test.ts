@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { argon2idHasher, bcryptHasher, useNativeImplementations, verifyPassword } from "../../src/passwords/index.js";
 
 /** Milliseconds of CPU this process has used, on every thread. */
@@ -34,6 +34,18 @@ async function longestStall(work: () => unknown): Promise<number> {
   }
   return longest;
 }
+
+// One-time costs (module loading, the JIT compiling the loops) are not what these tests are about.
+beforeAll(async () => {
+  await verifyPassword("$6$rounds=1000$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1", "x");
+  await verifyPassword("$P$512345678si5M0DDyPpmRCmcltU/YW/", "x");
+  await verifyPassword("$2b$04$k87L/MF28Q673VKh8/cPi.SUl7MU/rWuSiIDDFayrKk/1tBsSQu4u", "x");
+  useNativeImplementations(false);
+  await verifyPassword("$6$rounds=1000$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1", "p".repeat(200));
+  await verifyPassword("$scrypt$ln=10,r=8,p=1$U29kaXVtQ2hsb3JpZGU$cCO9yzr9c0hGHAbNgf046/2o+7qQT44+qbVD9lRdofI", "x");
+  await verifyPassword((await argon2idHasher({ memoryKiB: 64, time: 1 }).hash("x")), "x");
+  useNativeImplementations(true);
+});
 
 afterEach(() => {
   useNativeImplementations(true);

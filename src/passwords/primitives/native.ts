@@ -22,12 +22,8 @@ export interface NativeCrypto {
     callback: (error: Error | null, key: Uint8Array) => void,
   ): void;
   getHashes(): string[];
-  createHash(algorithm: string): NativeHash;
-}
-
-export interface NativeHash {
-  update(data: Uint8Array): NativeHash;
-  digest(): Uint8Array;
+  /** One-shot digest, Node 20.12 and later. */
+  readonly hash?: (algorithm: string, data: Uint8Array, outputEncoding: "buffer") => Uint8Array;
 }
 
 /** The part of @node-rs/argon2 we use. */
