@@ -1,4 +1,3 @@
-import { concatBytes } from "../encoding/bytes.js";
 import { nobleHash, type DigestName } from "./digest.js";
 import { nativeCrypto, type NativeCrypto } from "./native.js";
 import { slicedLoop } from "./yielding.js";
@@ -11,17 +10,35 @@ export interface DigestStream {
 
 export type DigestStreamFactory = () => DigestStream;
 
-/** Collects the parts and hashes them in one native call. */
-function oneShotStream(hash: NonNullable<NativeCrypto["hash"]>, name: DigestName): DigestStream {
-  const parts: Uint8Array[] = [];
+/**
+ * Streams that copy their parts into one buffer, reused from stream to stream, and hash it in
+ * one native call: no allocation per round but the digest itself. The factory's streams must be
+ * used one after another, never two at once, as every loop here does.
+ */
+function oneShotStreams(hash: NonNullable<NativeCrypto["hash"]>, name: DigestName): DigestStreamFactory {
+  let buffer = new Uint8Array(256);
+  let length = 0;
   const stream: DigestStream = {
     update(data) {
-      parts.push(data);
+      if (length + data.length > buffer.length) {
+        const grown = new Uint8Array(Math.max(2 * buffer.length, length + data.length));
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
+      }
+      buffer.set(data, length);
+      length += data.length;
       return stream;
     },
-    digest: () => hash(name, concatBytes(...parts), "buffer"),
+    digest() {
+      const out = hash(name, buffer.subarray(0, length), "buffer");
+      length = 0;
+      return out;
+    },
   };
-  return stream;
+  return () => {
+    length = 0;
+    return stream;
+  };
 }
 
 /**
@@ -34,7 +51,7 @@ function oneShotStream(hash: NonNullable<NativeCrypto["hash"]>, name: DigestName
 export async function digestStreams(name: DigestName): Promise<DigestStreamFactory> {
   const native = await nativeCrypto();
   const hash = native?.hash;
-  if (native !== undefined && typeof hash === "function" && native.getHashes().includes(name)) return () => oneShotStream(hash, name);
+  if (native !== undefined && typeof hash === "function" && native.getHashes().includes(name)) return oneShotStreams(hash, name);
   const noble = nobleHash(name);
   return () => noble.create();
 }
