@@ -5,7 +5,7 @@ import type { AppendOutcome, Organization } from "../../ports/storage.js";
 import { deliverPendingNotifications } from "../../notifications/deliver.js";
 import type { OperationContext } from "../context.js";
 import type { ErrorBody, FieldViolation } from "../errors/error-body.js";
-import { alreadyExists, invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
+import { alreadyExists, invalidRequest, nestedTooDeeply, notAnObject, unauthenticated } from "../errors/user-errors.js";
 import { resolvePorts, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import type { UserDraft } from "../user-draft.js";
@@ -88,7 +88,9 @@ async function prepare<TResponse>(
   context: OperationContext,
   spec: OperationSpec<TResponse>,
 ): Promise<Result<PreparedUser<TResponse>, ErrorBody>> {
-  const request = camelCaseKeys(rawRequest);
+  const copied = camelCaseKeys(rawRequest);
+  if (copied.isErr()) return err(nestedTooDeeply());
+  const request = copied.value;
   if (!isRequestObject(request)) return err(notAnObject());
   const shape = spec.shape(request);
   if (shape.length > 0) return err(invalidRequest(shape));

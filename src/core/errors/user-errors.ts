@@ -3,6 +3,7 @@ import type { ClaimKind } from "../../ports/storage.js";
 import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from "./error-body.js";
 
 export const notAnObject = (): ErrorBody => errorBody(3, "USER-b0dy", "the request body must be a JSON object");
+export const nestedTooDeeply = (): ErrorBody => errorBody(3, "USER-d33p", "the request body is nested too deeply");
 export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument("USER-1nv4", violations);
 export const unauthenticated = (): ErrorBody => errorBody(16, "USER-4uth", "the request is not authenticated");
 export const permissionDenied = (): ErrorBody => errorBody(7, "USER-p3rm", "no permission to write users in this organization");
