@@ -1,4 +1,4 @@
-import { defaultHashBounds, type HashBounds } from "../passwords/bounds.js";
+import { resolveHashBounds, type HashBounds } from "../passwords/bounds.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import type { PasswordHasher } from "../passwords/hashers/hasher.js";
 import type { Authorizer, IdGenerator, Keys, Ports, RandomSource } from "../ports/index.js";
@@ -8,7 +8,7 @@ import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
 import { webCryptoRandom } from "./defaults/web-crypto-random.js";
 
 /** Ports with every optional one filled by its default. */
-export interface ResolvedPorts extends Ports {
+export interface ResolvedPorts extends Omit<Ports, "hashBounds"> {
   readonly ids: IdGenerator;
   readonly random: RandomSource;
   readonly authorizer: Authorizer;
@@ -29,7 +29,7 @@ export function resolvePorts(ports: Ports): ResolvedPorts {
       random: ports.random ?? webCryptoRandom,
       authorizer: ports.authorizer ?? defaultAuthorizer,
       passwordHasher: ports.passwordHasher ?? defaultPasswordHasher,
-      hashBounds: ports.hashBounds ?? defaultHashBounds,
+      hashBounds: resolveHashBounds(ports.hashBounds),
       keys: ports.keys ?? processKeys(),
     };
     resolved.set(ports, result);

@@ -39,8 +39,8 @@ export interface Ports {
   readonly authorizer?: Authorizer;
   /** Hashes new plain passwords. Default: `defaultPasswordHasher`. */
   readonly passwordHasher?: PasswordHasher;
-  /** Cost bounds for imported hashes. Default: `defaultHashBounds`. */
-  readonly hashBounds?: HashBounds;
+  /** Cost bounds for imported hashes, member by member over `defaultHashBounds`. */
+  readonly hashBounds?: Partial<HashBounds>;
   /** Default: random keys made once per process (codes then cannot be checked after a restart). */
   readonly keys?: Keys;
   /** Without one, phone codes are recorded (as keyed hashes) but no SMS is queued. */

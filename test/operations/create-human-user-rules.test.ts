@@ -271,6 +271,16 @@ describe("passwords", () => {
     expect(result).toEqual(err(invalidBody([{ field: "hashedPassword.hash", description: "bcrypt hash: cost is out of range (4..15)" }])));
   });
 
+  it("applies bounds given member by member, the others keeping their defaults", async () => {
+    const ports = testPorts({ hashBounds: { bcryptMaxCost: 5 } });
+    const cost10 = "$2b$10$Qe2lsy1SbQJd3ZAE0RNCVuXs0YkqXCwbwjzm.6t6r8s1RkUb5eHhO";
+    expect(await createHumanUser(ports, { ...minimalCreate(), hashedPassword: { hash: cost10 } }, context)).toEqual(
+      err(invalidBody([{ field: "hashedPassword.hash", description: "bcrypt hash: cost is out of range (4..5)" }])),
+    );
+    const argon2Huge = "$argon2id$v=19$m=1048576,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0bAlTGOFNbSfF8bI7WY3lWhb0vcBmLLl2W2q4wMnwYU";
+    expect((await createHumanUser(ports, { ...minimalCreate(), username: "b", hashedPassword: { hash: argon2Huge } }, context))._unsafeUnwrapErr().code).toBe(3);
+  });
+
   it("refuses a password and a hashed password together", async () => {
     const ports = testPorts();
     const result = await createHumanUser(
