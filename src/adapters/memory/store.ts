@@ -43,8 +43,8 @@ interface OutboxEntry {
 }
 
 function claimKey(claim: UniqueClaim): string {
-  // JSON keeps the three parts apart whatever characters they contain.
-  return JSON.stringify([claim.kind, claim.scope, claim.key]);
+  // The scope's length keeps the parts apart whatever characters they contain (kind has no "|").
+  return `${claim.kind}|${claim.scope.length}|${claim.scope}|${claim.key}`;
 }
 
 function copyClaim(claim: UniqueClaim): UniqueClaim {
