@@ -7,7 +7,6 @@ import { PGlite } from "@electric-sql/pglite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { migrate, postgresStore } from "../src/adapters/postgres/index.js";
 import { migratePglite, pgliteStore } from "../src/adapters/pglite/index.js";
 import type { SqlStore } from "../src/adapters/postgres/sql-store.js";

@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { createHumanUser } from "../../src/index.js";
-import { ACME, FIRST_ID, instanceAdmin, member, minimalCreate, NOW, SECOND_ID, testKeys, testPorts } from "./support/ports.js";
+import { FIRST_ID, instanceAdmin, member, minimalCreate, NOW, SECOND_ID, testKeys, testPorts } from "./support/ports.js";
 
 const context = { requester: member };
 

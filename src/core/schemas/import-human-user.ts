@@ -1,4 +1,4 @@
-import { err, ok, type Result } from "neverthrow";
+import { err, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { isGlobalNumber, normalizePhoneNumber } from "../rules/phone-number.js";
