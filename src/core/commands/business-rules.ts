@@ -3,16 +3,12 @@ import type { Organization, UniqueClaim } from "../../ports/storage.js";
 import type { ErrorBody } from "../errors/error-body.js";
 import { alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
+import { idpAccountKey } from "../rules/idp-account.js";
 import { usernameClaimKey, usernameDomain } from "../rules/username.js";
-import type { IdpLinkDraft, UserDraft } from "../user-draft.js";
+import type { UserDraft } from "../user-draft.js";
 import { callPort } from "./port-call.js";
 
 const INSTANCE = "";
-
-/** The claim key of an identity-provider account: unambiguous whatever the ids contain. */
-function idpLinkKey(link: IdpLinkDraft): string {
-  return JSON.stringify([link.idpId, link.externalUserId]);
-}
 
 /** The uniqueness claims a new user takes; usernames per organization when its policy says so. */
 export function userClaims(userId: string, draft: UserDraft, organization: Organization): UniqueClaim[] {
@@ -20,7 +16,7 @@ export function userClaims(userId: string, draft: UserDraft, organization: Organ
   return [
     { kind: "user_id", scope: INSTANCE, key: userId },
     { kind: "username", scope: usernameScope, key: usernameClaimKey(draft.username) },
-    ...draft.idpLinks.map((link): UniqueClaim => ({ kind: "idp_link", scope: INSTANCE, key: idpLinkKey(link) })),
+    ...draft.idpLinks.map((link): UniqueClaim => ({ kind: "idp_link", scope: INSTANCE, key: idpAccountKey(link) })),
   ];
 }
 

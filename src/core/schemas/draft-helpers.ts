@@ -1,4 +1,5 @@
 import type { Gender } from "../rules/gender.js";
+import { idpAccountKey } from "../rules/idp-account.js";
 import type { IdpLinkDraft, MetadataDraft, ProfileDraft } from "../user-draft.js";
 
 /** The optional profile members both request shapes share; `null` means absent. */
@@ -33,7 +34,7 @@ export function lastValuePerKey(entries: readonly MetadataDraft[]): MetadataDraf
 export function firstLinkPerAccount(links: readonly IdpLinkDraft[]): IdpLinkDraft[] {
   const seen = new Set<string>();
   return links.filter((link) => {
-    const account = JSON.stringify([link.idpId, link.externalUserId]);
+    const account = idpAccountKey(link);
     if (seen.has(account)) return false;
     seen.add(account);
     return true;
