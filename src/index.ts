@@ -6,7 +6,7 @@ export type { OperationContext } from "./core/context.js";
 export type { CreateHumanUserRequest, ImportHumanUserRequest } from "./core/requests.js";
 export type { CreateHumanUserResponse, CreationDetails, ImportHumanUserResponse, PasswordlessRegistration } from "./core/responses.js";
 export * from "./core/errors/index.js";
-export type * from "./core/json.js";
+export type * from "./shared/json.js";
 export * from "./ports/index.js";
 export * from "./passwords/index.js";
 export * from "./notifications/index.js";

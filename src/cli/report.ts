@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { BAD_REQUEST_TYPE, ERROR_DETAIL_TYPE, type ErrorBody } from "../core/errors/error-body.js";
+import { BAD_REQUEST_TYPE, ERROR_DETAIL_TYPE, type ErrorBody } from "../shared/error-body.js";
 
 export type RowStatus = "imported" | "exists" | "failed";
 

@@ -5,7 +5,7 @@ import type { Authorizer, IdGenerator, Keys, Ports, RandomSource } from "../port
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
-import { webCryptoRandom } from "./defaults/web-crypto-random.js";
+import { webCryptoRandom } from "../shared/web-crypto-random.js";
 
 /** Ports with every optional one filled by its default. */
 export interface ResolvedPorts extends Omit<Ports, "hashBounds"> {

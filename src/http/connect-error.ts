@@ -2,9 +2,9 @@
 // details: [{type, value, debug}]}` where `value` is the detail's protobuf encoding in base64, so
 // that Connect clients' `findDetails(schema)` decodes it.
 import { BAD_REQUEST_TYPE, type ErrorBodyDetail, type FieldViolation } from "../core/errors/index.js";
-import type { JsonObject } from "../core/json.js";
-import { concatBytes } from "../passwords/encoding/bytes.js";
-import { encodeBase64 } from "../passwords/encoding/base64.js";
+import type { JsonObject } from "../shared/json.js";
+import { concatBytes } from "../shared/bytes.js";
+import { encodeBase64 } from "../shared/base64.js";
 import { messageField, stringField } from "./protobuf-wire.js";
 import type { WireCode, WireError } from "./wire-error.js";
 

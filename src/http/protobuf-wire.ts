@@ -1,7 +1,7 @@
 // Just enough of the protobuf binary encoding to write the two error-detail messages that Connect
 // clients decode (`zitadel.v1.ErrorDetail`, `google.rpc.BadRequest`): string and message fields.
 // Hand-written so that the package needs no protobuf runtime.
-import { concatBytes, utf8 } from "../passwords/encoding/bytes.js";
+import { concatBytes, utf8 } from "../shared/bytes.js";
 
 const LENGTH_DELIMITED = 2;
 

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import { concatBytes } from "../passwords/encoding/bytes.js";
+import { concatBytes } from "../shared/bytes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
 
 /** Reads the body while counting bytes, so a body without (or lying in) Content-Length is cut off at the limit too. */

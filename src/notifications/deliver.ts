@@ -1,10 +1,10 @@
-import { webCryptoRandom } from "../core/defaults/web-crypto-random.js";
+import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
 import type { DeliveryFailure, PendingNotification } from "../ports/storage.js";
 import { retryDelayMs } from "./backoff.js";
-import { forEachConcurrently } from "./concurrency.js";
+import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
 import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
@@ -167,7 +167,8 @@ export async function deliverPendingNotifications(
     const settings = resolveDeliverySettings(ports.config);
     const round: Round = { ports, settings, logger, random: ports.random ?? webCryptoRandom, report };
     const leased = await lease(round, options);
-    await forEachConcurrently(leased, settings.concurrency, (notification) => deliverOne(round, notification));
+    const lanes = limiter(settings.concurrency);
+    await Promise.all(leased.map((notification) => lanes.run(() => deliverOne(round, notification))));
   } catch (cause) {
     // Only a port breaking its own contract (a clock or random source that throws) lands here.
     const error = describeError(cause);

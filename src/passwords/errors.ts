@@ -1,4 +1,4 @@
-import { errorBody, type ErrorBody } from "../core/errors/index.js";
+import { errorBody, type ErrorBody } from "../shared/error-body.js";
 import type { HashRejection, HashRejectionReason } from "./rejection.js";
 
 /** Stable error ids, one per kind of refusal. */

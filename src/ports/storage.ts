@@ -1,4 +1,4 @@
-import type { JsonObject } from "../core/json.js";
+import type { JsonObject } from "../shared/json.js";
 
 export interface PasswordComplexityPolicy {
   readonly minLength?: number;

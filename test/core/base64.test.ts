@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeLenientBase64, encodeBase64 } from "../../src/core/rules/base64.js";
+import { decodeLenientBase64, encodeBase64 } from "../../src/shared/base64.js";
 
 describe("base64", () => {
   it("encodes as the standard alphabet with padding, for every length remainder (RFC 4648 vectors)", () => {

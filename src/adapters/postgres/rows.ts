@@ -1,6 +1,6 @@
 // Rows as the statements in statements.ts select them, and their mapping to the port's types.
 // The casts from `unknown` happen here only: the SQL fixes each row's shape.
-import type { JsonObject } from "../../core/json.js";
+import type { JsonObject } from "../../shared/json.js";
 import type {
   ClaimKind,
   DeliveryState,

@@ -2,14 +2,14 @@ import { err, type Result } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
 import type { Storage, UniqueClaim } from "../../ports/storage.js";
 import type { OperationContext } from "../context.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import { importSpec } from "../commands/import-human-user.js";
 import { portFailure } from "../commands/port-call.js";
 import { finishUserCreation, prepareUserCreation, type PreparedUser } from "../commands/run-user-creation.js";
 import { resolvePorts, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { bulkLookups } from "./bulk-lookups.js";
-import { limiter, type Limiter } from "./limiter.js";
+import { limiter, type Limiter } from "../../shared/limiter.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
 import { writeOrder, type WriteOrder } from "./write-order.js";
 

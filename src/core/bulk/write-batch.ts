@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AppendOutcome, Storage, UserWrite } from "../../ports/storage.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import { callPort, portFailure } from "../commands/port-call.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Organization, UniqueClaim } from "../../ports/storage.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import { alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { idpAccountKey } from "../rules/idp-account.js";

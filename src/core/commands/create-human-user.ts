@@ -1,7 +1,7 @@
 import { ResultAsync } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
 import type { OperationContext } from "../context.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import type { CreateHumanUserRequest } from "../requests.js";
 import type { CreateHumanUserResponse } from "../responses.js";
 import { createRequestShape, parseCreateRequest } from "../schemas/create-human-user.js";

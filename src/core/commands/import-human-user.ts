@@ -1,7 +1,7 @@
 import { ResultAsync } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
 import type { OperationContext } from "../context.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import type { ImportHumanUserRequest } from "../requests.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { importRequestShape, parseImportRequest } from "../schemas/import-human-user.js";

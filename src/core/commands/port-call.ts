@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Logger } from "../../ports/logger.js";
 import { internal, unavailable } from "../errors/user-errors.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 
 /** By name too: a second copy of the package (ESM beside CJS) has its own class. */
 function isUnavailable(cause: unknown): boolean {

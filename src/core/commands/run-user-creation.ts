@@ -4,7 +4,7 @@ import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, Organization } from "../../ports/storage.js";
 import { deliverPendingNotifications } from "../../notifications/deliver.js";
 import type { OperationContext } from "../context.js";
-import type { ErrorBody, FieldViolation } from "../errors/error-body.js";
+import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
 import { alreadyExists, invalidRequest, nestedTooDeeply, notAnObject, unauthenticated } from "../errors/user-errors.js";
 import { resolvePorts, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";

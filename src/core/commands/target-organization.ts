@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Requester } from "../../ports/authorizer.js";
 import type { Organization } from "../../ports/storage.js";
-import type { ErrorBody } from "../errors/error-body.js";
+import type { ErrorBody } from "../../shared/error-body.js";
 import { organizationNotFound, permissionDenied } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { callPort } from "./port-call.js";

@@ -1,5 +1,5 @@
 import type { Keys } from "../../ports/keys.js";
-import { webCryptoRandom } from "./web-crypto-random.js";
+import { webCryptoRandom } from "../../shared/web-crypto-random.js";
 
 let keys: Keys | undefined;
 

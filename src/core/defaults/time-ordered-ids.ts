@@ -1,6 +1,6 @@
 import type { IdGenerator } from "../../ports/id-generator.js";
 import type { RandomSource } from "../../ports/random-source.js";
-import { webCryptoRandom } from "./web-crypto-random.js";
+import { webCryptoRandom } from "../../shared/web-crypto-random.js";
 
 const EPOCH_MS = 1_577_836_800_000; // 2020-01-01T00:00:00Z
 const BASE = 100_000_000_000_000_000n; // keeps every id at 18 digits

@@ -1,4 +1,4 @@
-import type { StatusCode } from "./error-body.js";
+import type { StatusCode } from "../../shared/error-body.js";
 
 const HTTP_STATUS: Readonly<Record<StatusCode, number>> = {
   3: 400,

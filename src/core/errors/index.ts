@@ -1,2 +1,2 @@
-export * from "./error-body.js";
+export * from "../../shared/error-body.js";
 export { httpStatus } from "./http-status.js";

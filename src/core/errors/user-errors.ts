@@ -1,6 +1,6 @@
 // The errors the two operations answer with. Ids are stable: hosts and tests may rely on them.
 import type { ClaimKind } from "../../ports/storage.js";
-import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from "./error-body.js";
+import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from "../../shared/error-body.js";
 
 export const notAnObject = (): ErrorBody => errorBody(3, "USER-b0dy", "the request body must be a JSON object");
 export const nestedTooDeeply = (): ErrorBody => errorBody(3, "USER-d33p", "the request body is nested too deeply");

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../json.js";
+import type { JsonObject } from "../../shared/json.js";
 import type { EventType, StoredEvent } from "../../ports/storage.js";
 
 /** An event before it has a place in the user's stream. */

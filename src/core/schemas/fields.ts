@@ -2,7 +2,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { parsePasswordHash } from "../../passwords/verify.js";
-import { decodeLenientBase64 } from "../rules/base64.js";
+import { decodeLenientBase64 } from "../../shared/base64.js";
 import { isEmailAddress } from "../rules/email-address.js";
 import { parseGender, type Gender } from "../rules/gender.js";
 import { canonicalLanguageTag } from "../rules/language-tag.js";

@@ -3,8 +3,8 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import type { CodeKind, CodeSpec, HumanUsersConfig } from "../../ports/config.js";
 import type { Keys } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
-import { encodeBase64 } from "../rules/base64.js";
-import type { JsonObject } from "../json.js";
+import { encodeBase64 } from "../../shared/base64.js";
+import type { JsonObject } from "../../shared/json.js";
 
 const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const LETTERS_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

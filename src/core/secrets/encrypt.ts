@@ -1,7 +1,7 @@
 import type { Keys } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
-import type { JsonObject } from "../json.js";
-import { encodeBase64 } from "../rules/base64.js";
+import type { JsonObject } from "../../shared/json.js";
+import { encodeBase64 } from "../../shared/base64.js";
 
 const IV_BYTES = 12;
 

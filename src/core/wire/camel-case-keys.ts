@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "../../shared/json.js";
 
 /** `given_name` -> `givenName`, as protobuf JSON parsers accept; `__proto__` stays as it is. */
 export function snakeToCamel(name: string): string {

@@ -5,9 +5,7 @@ export function decodeBase64(text: string, padding: Padding): Uint8Array | undef
   return decodeRadix64(text, STANDARD_ALPHABET, padding);
 }
 
-export function encodeBase64(bytes: Uint8Array, pad: boolean): string {
-  return encodeRadix64(bytes, STANDARD_ALPHABET, pad);
-}
+export { encodeBase64 } from "../../shared/base64.js";
 
 /** passlib's adapted base64 (`.` for `+`, no padding). */
 export function encodeAdaptedBase64(bytes: Uint8Array): string {

@@ -1,3 +1,4 @@
+import { limiter, type Limiter } from "../../shared/limiter.js";
 import { nativeCores } from "./native.js";
 
 /**
@@ -31,33 +32,10 @@ export function nativeSlotCount(cores: number | undefined, host: Host = globalTh
   return Math.max(1, Math.min(known, pool - 1));
 }
 
-let slotsLookup: Promise<number> | undefined;
-let running = 0;
-/** Waiters, each resumed with the slot its predecessor hands over. */
-const waiting: (() => void)[] = [];
-
-async function acquire(): Promise<void> {
-  slotsLookup ??= nativeCores().then((cores) => nativeSlotCount(cores));
-  const slots = await slotsLookup;
-  if (running < slots) {
-    running += 1;
-    return;
-  }
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next === undefined) running -= 1;
-  else next();
-}
+let slots: Promise<Limiter> | undefined;
 
 /** Runs `task` when a slot is free; a task that fails frees its slot too. */
 export async function inNativeSlot<T>(task: () => Promise<T>): Promise<T> {
-  await acquire();
-  try {
-    return await task();
-  } finally {
-    release();
-  }
+  slots ??= nativeCores().then((cores) => limiter(nativeSlotCount(cores)));
+  return (await slots).run(task);
 }

@@ -1,4 +1,3 @@
-import type { RandomSource } from "../../ports/random-source.js";
 
 const MAX_CHUNK = 65_536; // getRandomValues refuses more per call
 const POOL_BYTES = 4096;
@@ -17,7 +16,7 @@ function fillDirect(bytes: Uint8Array): Uint8Array {
 }
 
 /** The runtime's cryptographic random source (Web Crypto). */
-export const webCryptoRandom: RandomSource = {
+export const webCryptoRandom: { fill(bytes: Uint8Array): Uint8Array } = {
   fill(bytes) {
     if (bytes.length > POOLED_UP_TO) return fillDirect(bytes);
     if (poolOffset + bytes.length > POOL_BYTES) {

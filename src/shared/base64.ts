@@ -20,8 +20,8 @@ export function decodeLenientBase64(text: string): Uint8Array | undefined {
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/** Standard base64 with padding, as protobuf JSON writes bytes. */
-export function encodeBase64(bytes: Uint8Array): string {
+/** Standard base64, with padding (as protobuf JSON writes bytes) unless `pad` is false. */
+export function encodeBase64(bytes: Uint8Array, pad = true): string {
   let out = "";
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
@@ -31,7 +31,7 @@ export function encodeBase64(bytes: Uint8Array): string {
   const rest = bytes.length - i;
   if (rest > 0) {
     const n = ((bytes[i] ?? 0) << 16) | (rest === 2 ? (bytes[i + 1] ?? 0) << 8 : 0);
-    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63) + (rest === 2 ? ALPHABET.charAt((n >>> 6) & 63) : "=") + "=";
+    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63) + (rest === 2 ? ALPHABET.charAt((n >>> 6) & 63) : pad ? "=" : "") + (pad ? "=" : "");
   }
   return out;
 }
