@@ -7,17 +7,8 @@ import { Agent, request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import {
-  createFetchHandler,
-  createHumanUser,
-  httpStatus,
-  memoryMailer,
-  memoryStore,
-  systemClock,
-  type FetchHandler,
-  type Ports,
-  type Requester,
-} from "../src/index.js";
+import { createHumanUser, httpStatus, memoryMailer, memoryStore, systemClock, type Ports, type Requester } from "../src/index.js";
+import { createFetchHandler, type FetchHandler } from "../src/http/index.js";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "5");
 const WARM_UP_SECONDS = 1;

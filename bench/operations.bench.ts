@@ -5,7 +5,6 @@ import type { ResultAsync } from "neverthrow";
 import { Bench } from "tinybench";
 import { createHumanUser, fixedClock, importHumanUser, memoryMailer, memoryStore, type ErrorBody, type Ports } from "../src/index.js";
 import { parseCreateRequest } from "../src/core/schemas/create-human-user.js";
-import { defaultHashBounds } from "../src/passwords/bounds.js";
 import { camelCaseKeys } from "../src/core/wire/camel-case-keys.js";
 
 const BCRYPT = "$2b$10$Qe2lsy1SbQJd3ZAE0RNCVuXs0YkqXCwbwjzm.6t6r8s1RkUb5eHhO";
@@ -32,7 +31,7 @@ async function expectOk<T>(result: ResultAsync<T, ErrorBody>): Promise<void> {
 }
 
 const ports = freshPorts();
-const rules = { defaultPhoneRegion: undefined, hashBounds: defaultHashBounds, passwordPolicy: undefined };
+const rules = { defaultPhoneRegion: undefined, refusalOfHash: () => undefined, passwordPolicy: undefined };
 const sample = createRequest();
 
 const bench = new Bench({ time: 2000, warmup: true });

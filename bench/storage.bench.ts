@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { migrate, postgresStore } from "../src/adapters/postgres/index.js";
 import { migratePglite, pgliteStore } from "../src/adapters/pglite/index.js";
 import type { SqlStore } from "../src/adapters/postgres/sql-store.js";
-import { createHumanUser, memoryMailer, memoryStore, systemClock, type ImmediateDelivery, type UserWrite } from "../src/index.js";
+import { createHumanUser, memoryMailer, memoryStore, systemClock, type ImmediateDelivery, type UserAppend } from "../src/index.js";
 import { findPostgres, freshSchemaName, schemaPool } from "../test/storage/databases.js";
 
 const CONCURRENCY = 10;
@@ -38,10 +38,10 @@ async function ratePerSecond(total: number, concurrency: number, task: (index: n
 }
 
 /** The writes createHumanUser makes for `count` users, captured from a memory store. */
-async function capturedWrites(count: number): Promise<UserWrite[]> {
+async function capturedWrites(count: number): Promise<UserAppend[]> {
   const store = memoryStore({ organizations: [acme] });
-  const writes: UserWrite[] = [];
-  const storage = { ...store, appendUser: (write: UserWrite) => (writes.push(write), store.appendUser(write)) };
+  const writes: UserAppend[] = [];
+  const storage = { ...store, appendUser: (write: UserAppend) => (writes.push(write), store.userLog.append(write)) };
   for (let index = 0; index < count; index++) {
     const result = await createHumanUser({ storage, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" } }, nextRequest(), context);
     if (result.isErr()) throw new Error(`could not prepare the rows: ${result.error.message}`);
@@ -60,7 +60,7 @@ function insertStatement(table: string, columns: readonly string[], rows: readon
 }
 
 /** The same rows the store writes, as a hand-written application would insert them. */
-async function insertPlain(session: Session, write: UserWrite): Promise<void> {
+async function insertPlain(session: Session, write: UserAppend): Promise<void> {
   const statements = [
     insertStatement("human_users_claims", ["kind", "scope", "key", "user_id"], write.claims.map((claim) => [claim.kind, claim.scope, claim.key, write.userId])),
     insertStatement(
@@ -108,10 +108,10 @@ async function libraryRate(target: Target, delivery: ImmediateDelivery): Promise
   }
 }
 
-async function plainRate(target: Target, writes: readonly UserWrite[]): Promise<number> {
+async function plainRate(target: Target, writes: readonly UserAppend[]): Promise<number> {
   const { plainTransaction, dispose } = await target.fresh();
   try {
-    return await ratePerSecond(writes.length, CONCURRENCY, (index) => plainTransaction((session) => insertPlain(session, writes[index] as UserWrite)));
+    return await ratePerSecond(writes.length, CONCURRENCY, (index) => plainTransaction((session) => insertPlain(session, writes[index] as UserAppend)));
   } finally {
     await dispose();
   }

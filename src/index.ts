@@ -1,19 +1,21 @@
-// Public surface of human-users. Every name here is part of the contract (SPEC section 1).
-export { createHumanUser } from "./core/commands/create-human-user.js";
-export { importHumanUser } from "./core/commands/import-human-user.js";
-export { importHumanUsers, defaultBulkImportOptions, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource, type StopSignal } from "./core/bulk/import-human-users.js";
+// The root entry: the operations, the in-memory adapters, the clocks, the error helpers and the
+// public types. Other adapters and modules have entries of their own: `human-users/passwords`,
+// `human-users/postgres`, `human-users/pglite`, `human-users/smtp`, `human-users/http` and
+// `human-users/testing`.
+export { createHumanUser, importHumanUser, importHumanUsers, type UserOperation } from "./operations/index.js";
+export { defaultBulkImportOptions, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource, type StopSignal } from "./core/bulk/import-human-users.js";
 export type { OperationContext } from "./core/context.js";
 export type { CreateHumanUserRequest, ImportHumanUserRequest } from "./core/requests.js";
 export type { CreateHumanUserResponse, CreationDetails, ImportHumanUserResponse, PasswordlessRegistration } from "./core/responses.js";
 export * from "./core/errors/index.js";
+export { foldUser } from "./core/users/fold-user.js";
+export type * from "./core/users/user-state.js";
+export type { UserEventType, UserEventPayloads } from "./core/events/user-events.js";
+export { claimKey } from "./core/claims.js";
 export type * from "./shared/json.js";
 export * from "./ports/index.js";
-export * from "./passwords/index.js";
+export type { HashBounds, PasswordHasher } from "./passwords/index.js";
 export * from "./notifications/index.js";
-export { memoryStore, type MemoryStore, type MemoryStoreSeed } from "./adapters/memory/store.js";
+export { memoryStore, type MemoryStore, type MemoryStoreSeed, type MemoryUserLog } from "./adapters/memory/store.js";
 export { memoryMailer, type MemoryMailer, type MemoryMailerOptions } from "./adapters/memory/mailer.js";
 export { fixedClock, systemClock } from "./adapters/clocks.js";
-export * from "./adapters/smtp/index.js";
-export * from "./adapters/postgres/index.js";
-export * from "./adapters/pglite/index.js";
-export * from "./http/index.js";

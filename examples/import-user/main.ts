@@ -2,7 +2,8 @@
 // kept and an email it had already verified, and prints the response body (the JSON the reference
 // server's `POST /management/v1/users/human/_import` answers). A verified email and a password
 // mean no initialization mail is needed; the notes after the body say so on stderr.
-import { httpStatus, importHumanUser, memoryMailer, memoryStore, systemClock, verifyPassword, type Ports } from "../../src/index.js";
+import { httpStatus, importHumanUser, memoryMailer, memoryStore, systemClock, type Ports } from "../../src/index.js";
+import { verifyPassword } from "../../src/passwords/index.js";
 
 // bcrypt (cost 10) of "Correct-Horse-Battery-9", as a legacy user table would hold it.
 const legacyHash = "$2b$10$vqoNd.b2bHxBSaPKQ6ejUu/BlbsKMZrUmGktg5LKe/pCdM5wduErq";

@@ -1,7 +1,8 @@
 // The example server's stand-in for real authentication: one shared bearer token, whose holder is
 // an instance administrator. Real hosts verify their own tokens or sessions in `authenticate`.
 import { timingSafeEqual } from "node:crypto";
-import type { Authenticate, Organization, Requester } from "../../src/index.js";
+import type { Organization, Requester } from "../../src/index.js";
+import type { Authenticate } from "../../src/http/index.js";
 
 /** The organization the demo requester belongs to; users land here unless a request names another. */
 export const DEMO_ORGANIZATION: Organization = { id: "demo-org", domains: [{ domain: "demo.localhost", verified: true }] };

@@ -4,7 +4,8 @@
 // (see storage.ts). Mail is printed instead of sent.
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createFetchHandler, startNotificationWorker, systemClock, type NotificationWorker, type Ports } from "../../src/index.js";
+import { startNotificationWorker, systemClock, type NotificationWorker, type Ports } from "../../src/index.js";
+import { createFetchHandler } from "../../src/http/index.js";
 import { consoleMailer } from "./console-mailer.js";
 import { DEMO_ORGANIZATION, demoTokenAuthentication } from "./demo-auth.js";
 import { nodeListener } from "./node-listener.js";

@@ -2,7 +2,7 @@
 // handler's size limit holds without buffering), and the Response is written back whole.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { FetchHandler } from "../../src/index.js";
+import type { FetchHandler } from "../../src/http/index.js";
 
 function toRequest(incoming: IncomingMessage): Request {
   const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`);

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { systemClock } from "../adapters/clocks.js";
-import { importHumanUsers, type BulkImportOptions, type BulkImportOutcome, type StopSignal } from "../core/bulk/import-human-users.js";
+import type { BulkImportOptions, BulkImportOutcome, StopSignal } from "../core/bulk/import-human-users.js";
+import { importHumanUsers } from "../operations/index.js";
 import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
 import type { Mailer } from "../ports/mailer.js";
@@ -116,7 +117,7 @@ function summaryText(command: ImportCommand, summary: ImportSummary, reported: n
 async function prepareStore(command: ImportCommand): Promise<Awaited<ReturnType<typeof openStore>>> {
   const opened = await openStore(command.target);
   try {
-    if ((await opened.store.findOrganization(command.org)) === undefined) {
+    if ((await opened.store.directory.findOrganization(command.org)) === undefined) {
       if (!command.createOrg) throw new SetupError(`the organization ${JSON.stringify(command.org)} does not exist in ${opened.description} (--create-org creates it)`);
       await opened.store.upsertOrganization({ id: command.org, domains: [] });
     }

@@ -1,36 +1,49 @@
-import { resolveHashBounds, type HashBounds } from "../passwords/bounds.js";
-import { defaultPasswordHasher } from "../passwords/hashers/default.js";
-import type { PasswordHasher } from "../passwords/hashers/hasher.js";
-import type { Authorizer, IdGenerator, Keys, Ports, RandomSource } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
-import { webCryptoRandom } from "../shared/web-crypto-random.js";
 
-/** Ports with every optional one filled by its default. */
-export interface ResolvedPorts extends Omit<Ports, "hashBounds"> {
+/** Ports with every optional one filled by its default, and the store's parts picked out. */
+export interface ResolvedPorts extends Ports {
+  readonly directory: Directory;
+  readonly userLog: UserLog;
+  readonly outbox: Outbox;
   readonly ids: IdGenerator;
   readonly random: RandomSource;
   readonly authorizer: Authorizer;
-  readonly passwordHasher: PasswordHasher;
-  readonly hashBounds: HashBounds;
   readonly keys: Keys;
+  readonly passwords: PasswordHashing;
+}
+
+/**
+ * What the core is given by the layer that assembles the library (it cannot import those layers
+ * itself): delivery right after a write, and password hashing built from the ports' settings.
+ */
+export interface CommandRuntime {
+  /** Hands the notifications an append just wrote to delivery; never rejects. */
+  deliver(ports: ResolvedPorts, notificationIds: readonly string[]): Promise<unknown>;
+  passwordHashing(ports: Ports): PasswordHashing;
 }
 
 const defaultIds = timeOrderedIds();
 const resolved = new WeakMap<Ports, ResolvedPorts>();
 
-export function resolvePorts(ports: Ports): ResolvedPorts {
+/** The ports with their defaults; the same object for the same ports, so per-ports caches hold. */
+export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
   let result = resolved.get(ports);
   if (result === undefined) {
+    const storage = ports.storage;
     result = {
       ...ports,
+      directory: ports.directory ?? storage.directory,
+      userLog: storage.userLog,
+      outbox: storage.outbox,
       ids: ports.ids ?? defaultIds,
       random: ports.random ?? webCryptoRandom,
       authorizer: ports.authorizer ?? defaultAuthorizer,
-      passwordHasher: ports.passwordHasher ?? defaultPasswordHasher,
-      hashBounds: resolveHashBounds(ports.hashBounds),
       keys: ports.keys ?? processKeys(),
+      passwords: runtime.passwordHashing(ports),
     };
     resolved.set(ports, result);
   }

@@ -3,8 +3,7 @@ import type { OperationContext } from "../core/context.js";
 import type { ErrorBody } from "../core/errors/index.js";
 import type { Ports } from "../ports/index.js";
 import { connectDialect, restDialect, type Dialect } from "./dialect.js";
-import { createHumanUser } from "../core/commands/create-human-user.js";
-import { importHumanUser } from "../core/commands/import-human-user.js";
+import { createHumanUser, importHumanUser } from "../operations/index.js";
 
 /** Operations A and B as the handler calls them; the `Ok` value is the response body. */
 export type Operation = (ports: Ports, request: unknown, context: OperationContext) => ResultAsync<unknown, ErrorBody>;

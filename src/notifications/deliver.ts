@@ -76,7 +76,7 @@ interface Round {
 async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
   round.report.delivered.push(notification.id);
   try {
-    await round.ports.storage.markNotificationDelivered(notification.id, round.ports.clock.now());
+    await round.ports.storage.outbox.markDelivered(notification.id, round.ports.clock.now());
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
@@ -117,7 +117,7 @@ async function recordFailed(round: Round, notification: PendingNotification, err
     });
   }
   try {
-    await round.ports.storage.markNotificationFailed(notification.id, failure);
+    await round.ports.storage.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
@@ -141,7 +141,7 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
   const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
   try {
-    return await round.ports.storage.leaseNotifications(request);
+    return await round.ports.storage.outbox.lease(request);
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });

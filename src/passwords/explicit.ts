@@ -1,5 +1,5 @@
 import { err, errAsync, ok, type ResultAsync, type Result } from "neverthrow";
-import type { ErrorBody } from "../core/errors/index.js";
+import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, MIN_DIGEST_BYTES, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { withinBounds } from "./dispatch.js";
 import { decodeBase64 } from "./encoding/base64.js";

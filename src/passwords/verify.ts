@@ -1,5 +1,5 @@
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
-import type { ErrorBody } from "../core/errors/index.js";
+import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withinBounds } from "./dispatch.js";
 import { utf8 } from "./encoding/bytes.js";

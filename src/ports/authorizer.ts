@@ -6,7 +6,7 @@ export interface Requester {
   readonly instanceAdmin?: boolean;
 }
 
-export type Permission = "user.write";
+export type Permission = "user.write" | "user.read";
 
 /**
  * Decides whether a requester holds a permission. `orgId` undefined asks about the whole instance

@@ -24,6 +24,11 @@ export interface HumanUsersConfig {
   readonly defaultPhoneRegion?: string;
   /** Default `"await"`: the operation resolves after the first delivery attempt (whose failure never fails it). */
   readonly immediateDelivery?: ImmediateDelivery;
+  /**
+   * How often an operation decides and appends again when another request changed the same user
+   * first (or a generated user id was taken), before it answers 10 (aborted). Default 5.
+   */
+  readonly appendAttempts?: number;
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;

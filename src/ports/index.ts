@@ -8,6 +8,7 @@ import type { Logger } from "./logger.js";
 import type { Mailer } from "./mailer.js";
 import type { RandomSource } from "./random-source.js";
 import type { SmsSender } from "./sms-sender.js";
+import type { Directory } from "./directory.js";
 import type { Storage } from "./storage.js";
 import type { HumanUsersConfig } from "./config.js";
 
@@ -21,6 +22,7 @@ export type * from "./mailer.js";
 export type * from "./random-source.js";
 export type * from "./sms-sender.js";
 export type * from "./storage.js";
+export type * from "./password-hashing.js";
 export { StorageUnavailableError } from "./storage.js";
 
 /**
@@ -28,7 +30,10 @@ export { StorageUnavailableError } from "./storage.js";
  * port has a safe default (see the README's table of ports).
  */
 export interface Ports {
+  /** A store's three parts: directory, user log and outbox (`memoryStore()`, `postgresStore()`, ...). */
   readonly storage: Storage;
+  /** Organizations and identity providers from the host's own tables; takes precedence over `storage.directory`. */
+  readonly directory?: Directory;
   readonly mailer: Mailer;
   readonly clock: Clock;
   /** Default: 18-digit, time-ordered decimal ids. */

@@ -1,5 +1,5 @@
 /** gRPC status codes the library answers with. */
-export type StatusCode = 3 | 5 | 6 | 7 | 9 | 13 | 14 | 16;
+export type StatusCode = 3 | 5 | 6 | 7 | 9 | 10 | 13 | 14 | 16;
 
 export const ERROR_DETAIL_TYPE = "type.googleapis.com/zitadel.v1.ErrorDetail";
 export const BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";

@@ -6,6 +6,7 @@ import type {
   PendingNotification,
   Storage,
   StorageSnapshot,
+  UserLog,
   StoredEvent,
   UniqueClaim,
 } from "../ports/storage.js";
@@ -15,11 +16,12 @@ import {
   contractIdentityProviders,
   contractOrganizations,
   eventOf,
+  existingUserAppend,
   notificationOf,
   pendingRecord,
   userIdClaim,
   usernameClaim,
-  userWrite,
+  newUserAppend,
 } from "./storage-fixtures.js";
 
 export interface StorageSeed {
@@ -71,7 +73,7 @@ function pending(id: string, userId: string, index: number, attempts = 0): Pendi
 
 function lease(storage: Storage, nowMs: number, limit = 100, ids?: readonly string[]): Promise<readonly PendingNotification[]> {
   const base = { now: at(nowMs), limit, leaseUntil: at(nowMs + LEASE_MS) };
-  return storage.leaseNotifications(ids === undefined ? base : { ...base, ids });
+  return storage.outbox.lease(ids === undefined ? base : { ...base, ids });
 }
 
 /**
@@ -97,16 +99,16 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
     };
   }
 
-  type AppendUsers = NonNullable<Storage["appendUsers"]>;
+  type AppendNewUsers = NonNullable<UserLog["appendNewUsers"]>;
 
   /** For the optional batch write: the test is skipped, saying why, when the store has none. */
-  function withBatchStore(body: (subject: StorageUnderTest, appendUsers: AppendUsers) => Promise<void>): (context: TestContext) => Promise<void> {
+  function withBatchStore(body: (subject: StorageUnderTest, appendNewUsers: AppendNewUsers) => Promise<void>): (context: TestContext) => Promise<void> {
     return async (context) => {
       const subject = await factory(seed);
       try {
-        const appendUsers = subject.storage.appendUsers?.bind(subject.storage);
-        if (appendUsers === undefined) return context.skip("this store has no appendUsers (optional)");
-        await body(subject, appendUsers);
+        const appendNewUsers = subject.storage.userLog.appendNewUsers?.bind(subject.storage.userLog);
+        if (appendNewUsers === undefined) return context.skip("this user log has no appendNewUsers (optional)");
+        await body(subject, appendNewUsers);
       } finally {
         await subject.close?.();
       }
@@ -114,36 +116,36 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
   }
 
   describe(`storage contract: ${name}`, () => {
-    describe("lookups", () => {
+    describe("directory", () => {
       it("finds an organization by id with its domains and policy", withStore(async ({ storage }) => {
-        expect(await storage.findOrganization("org-a")).toEqual(contractOrganizations[0]);
-        expect(await storage.findOrganization("org-b")).toEqual(contractOrganizations[1]);
-        expect(await storage.findOrganization("org-missing")).toBeUndefined();
+        expect(await storage.directory.findOrganization("org-a")).toEqual(contractOrganizations[0]);
+        expect(await storage.directory.findOrganization("org-b")).toEqual(contractOrganizations[1]);
+        expect(await storage.directory.findOrganization("org-missing")).toBeUndefined();
       }));
 
       it("finds an organization by a verified domain, ignoring case", withStore(async ({ storage }) => {
-        expect(await storage.findOrganizationByDomain("acme.example")).toEqual(contractOrganizations[0]);
-        expect(await storage.findOrganizationByDomain("ACME.EXAMPLE")).toEqual(contractOrganizations[0]);
-        expect(await storage.findOrganizationByDomain("Beta.Example")).toEqual(contractOrganizations[1]);
+        expect(await storage.directory.findOrganizationByDomain("acme.example")).toEqual(contractOrganizations[0]);
+        expect(await storage.directory.findOrganizationByDomain("ACME.EXAMPLE")).toEqual(contractOrganizations[0]);
+        expect(await storage.directory.findOrganizationByDomain("Beta.Example")).toEqual(contractOrganizations[1]);
       }));
 
       it("does not find an organization by an unverified or unknown domain", withStore(async ({ storage }) => {
-        expect(await storage.findOrganizationByDomain("pending.example")).toBeUndefined();
-        expect(await storage.findOrganizationByDomain("unknown.example")).toBeUndefined();
-        expect(await storage.findOrganizationByDomain("acme")).toBeUndefined();
+        expect(await storage.directory.findOrganizationByDomain("pending.example")).toBeUndefined();
+        expect(await storage.directory.findOrganizationByDomain("unknown.example")).toBeUndefined();
+        expect(await storage.directory.findOrganizationByDomain("acme")).toBeUndefined();
       }));
 
       it("finds identity providers by id, instance-wide and owned by an organization", withStore(async ({ storage }) => {
-        expect(await storage.findIdentityProvider("idp-instance")).toStrictEqual({ id: "idp-instance" });
-        expect(await storage.findIdentityProvider("idp-org-a")).toStrictEqual({ id: "idp-org-a", orgId: "org-a" });
-        expect(await storage.findIdentityProvider("idp-missing")).toBeUndefined();
+        expect(await storage.directory.findIdentityProvider("idp-instance")).toStrictEqual({ id: "idp-instance" });
+        expect(await storage.directory.findIdentityProvider("idp-org-a")).toStrictEqual({ id: "idp-org-a", orgId: "org-a" });
+        expect(await storage.directory.findIdentityProvider("idp-missing")).toBeUndefined();
       }));
     });
 
-    describe("appendUser and claims", () => {
+    describe("user log: append and claims", () => {
       it("writes every event, claim and notification of one user", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1", { events: 3, notifications: 2 });
-        expect(await storage.appendUser(write)).toEqual({ ok: true });
+        const write = newUserAppend("u1", { events: 3, notifications: 2 });
+        expect(await storage.userLog.append(write)).toEqual({ ok: true });
         expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: write.events,
           claims: sortClaims(write.claims),
@@ -152,37 +154,37 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("refuses a write holding a taken claim, names that claim, and writes nothing of it", withStore(async ({ storage, snapshot }) => {
-        await storage.appendUser(userWrite("u1"));
+        await storage.userLog.append(newUserAppend("u1"));
         const before = inAnyClaimOrder(await snapshot());
-        const loser = userWrite("u2", { claims: [usernameClaim("fresh-name"), usernameClaim("u1-name")], events: 3, notifications: 2 });
-        expect(await storage.appendUser(loser)).toEqual({ ok: false, conflict: usernameClaim("u1-name") });
+        const loser = newUserAppend("u2", { claims: [usernameClaim("fresh-name"), usernameClaim("u1-name")], events: 3, notifications: 2 });
+        expect(await storage.userLog.append(loser)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("u1-name") });
         expect(inAnyClaimOrder(await snapshot())).toEqual(before);
-        expect(await storage.loadEvents("u2")).toEqual([]);
-        expect(await storage.findHeldClaims([usernameClaim("fresh-name"), userIdClaim("u2")])).toEqual([]);
+        expect(await storage.userLog.loadEvents("u2")).toEqual([]);
+        expect(await storage.userLog.findHeldClaims([usernameClaim("fresh-name"), userIdClaim("u2")])).toEqual([]);
         expect(await lease(storage, 0, 100, ["u2-n0", "u2-n1"])).toEqual([]);
       }));
 
       it("writes a write that holds no claims", withStore(async ({ storage, snapshot }) => {
-        const write = { ...userWrite("u1"), claims: [] };
-        expect(await storage.appendUser(write)).toEqual({ ok: true });
+        const write = { ...newUserAppend("u1"), claims: [] };
+        expect(await storage.userLog.append(write)).toEqual({ ok: true });
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: write.events, claims: [], notifications: write.notifications.map(pendingRecord) });
       }));
 
       it("refuses a write that holds one claim twice, writing nothing", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1", { claims: [usernameClaim("twice"), usernameClaim("twice")] });
-        expect(await storage.appendUser(write)).toEqual({ ok: false, conflict: usernameClaim("twice") });
+        const write = newUserAppend("u1", { claims: [usernameClaim("twice"), usernameClaim("twice")] });
+        expect(await storage.userLog.append(write)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("twice") });
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
       }));
 
       it("keeps claims apart by kind and by scope", withStore(async ({ storage, snapshot }) => {
-        const first = userWrite("u1", { claims: [usernameClaim("same"), { kind: "idp_link", scope: "idp-instance", key: "same" }] });
-        const otherScope = userWrite("u2", { claims: [usernameClaim("same", "org-a"), { kind: "idp_link", scope: "idp-org-a", key: "same" }] });
-        const otherKind = userWrite("u3", { claims: [{ kind: "user_id", scope: "", key: "same" }] });
-        const sameAll = userWrite("u4", { claims: [usernameClaim("same", "org-a")] });
-        expect(await storage.appendUser(first)).toEqual({ ok: true });
-        expect(await storage.appendUser(otherScope)).toEqual({ ok: true });
-        expect(await storage.appendUser(otherKind)).toEqual({ ok: true });
-        expect(await storage.appendUser(sameAll)).toEqual({ ok: false, conflict: usernameClaim("same", "org-a") });
+        const first = newUserAppend("u1", { claims: [usernameClaim("same"), { kind: "idp_link", scope: "idp-instance", key: "same" }] });
+        const otherScope = newUserAppend("u2", { claims: [usernameClaim("same", "org-a"), { kind: "idp_link", scope: "idp-org-a", key: "same" }] });
+        const otherKind = newUserAppend("u3", { claims: [{ kind: "user_id", scope: "", key: "same" }] });
+        const sameAll = newUserAppend("u4", { claims: [usernameClaim("same", "org-a")] });
+        expect(await storage.userLog.append(first)).toEqual({ ok: true });
+        expect(await storage.userLog.append(otherScope)).toEqual({ ok: true });
+        expect(await storage.userLog.append(otherKind)).toEqual({ ok: true });
+        expect(await storage.userLog.append(sameAll)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("same", "org-a") });
         expect(inAnyClaimOrder(await snapshot()).claims).toEqual(sortClaims([...first.claims, ...otherScope.claims, ...otherKind.claims]));
       }));
 
@@ -190,28 +192,29 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         // The core normalizes usernames before claiming; user ids and external ids are case-sensitive.
         const keys = ["alice", "Alice", "ALICE", "caf\u00e9", "cafe\u0301", "stra\u00dfe", "strasse", "alice "];
         for (const [index, key] of keys.entries()) {
-          expect(await storage.appendUser(userWrite(`u${index}`, { claims: [usernameClaim(key)] }))).toEqual({ ok: true });
+          expect(await storage.userLog.append(newUserAppend(`u${index}`, { claims: [usernameClaim(key)] }))).toEqual({ ok: true });
         }
-        expect(await storage.appendUser(userWrite("again", { claims: [usernameClaim("caf\u00e9")] }))).toEqual({
+        expect(await storage.userLog.append(newUserAppend("again", { claims: [usernameClaim("caf\u00e9")] }))).toEqual({
           ok: false,
+          reason: "claim-held",
           conflict: usernameClaim("caf\u00e9"),
         });
       }));
 
       it("reports which of the asked claims are held", withStore(async ({ storage }) => {
-        await storage.appendUser(userWrite("u1", { claims: [usernameClaim("taken"), usernameClaim("scoped", "org-b")] }));
+        await storage.userLog.append(newUserAppend("u1", { claims: [usernameClaim("taken"), usernameClaim("scoped", "org-b")] }));
         const asked: UniqueClaim[] = [usernameClaim("free"), usernameClaim("scoped", "org-b"), usernameClaim("scoped"), userIdClaim("u1"), usernameClaim("taken")];
-        expect(await storage.findHeldClaims(asked)).toEqual([usernameClaim("scoped", "org-b"), userIdClaim("u1"), usernameClaim("taken")]);
-        expect(await storage.findHeldClaims([])).toEqual([]);
+        expect(await storage.userLog.findHeldClaims(asked)).toEqual([usernameClaim("scoped", "org-b"), userIdClaim("u1"), usernameClaim("taken")]);
+        expect(await storage.userLog.findHeldClaims([])).toEqual([]);
       }));
 
       it(`lets exactly one of ${racers} parallel writers win one claim`, withStore(async ({ storage, snapshot }) => {
-        const writes = Array.from({ length: racers }, (_, index) => userWrite(`racer${index}`, { claims: [usernameClaim("contested")] }));
-        const outcomes = await Promise.all(writes.map((write) => storage.appendUser(write)));
+        const writes = Array.from({ length: racers }, (_, index) => newUserAppend(`racer${index}`, { claims: [usernameClaim("contested")] }));
+        const outcomes = await Promise.all(writes.map((write) => storage.userLog.append(write)));
         const winners = outcomes.flatMap((outcome, index) => (outcome.ok ? [index] : []));
         expect(winners).toHaveLength(1);
         const losers = outcomes.filter((outcome) => !outcome.ok);
-        expect(losers).toEqual(Array.from({ length: racers - 1 }, () => ({ ok: false, conflict: usernameClaim("contested") })));
+        expect(losers).toEqual(Array.from({ length: racers - 1 }, () => ({ ok: false, reason: "claim-held", conflict: usernameClaim("contested") })));
         const winner = writes[winners[0] ?? -1];
         expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: winner?.events,
@@ -221,20 +224,20 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
     });
 
-    describe("appendUsers (optional batch write)", () => {
-      it("writes each write of a batch atomically on its own, in order, answering each", withBatchStore(async ({ storage, snapshot }, appendUsers) => {
-        const earlier = userWrite("u0", { claims: [usernameClaim("held")] });
-        await storage.appendUser(earlier);
-        const first = userWrite("u1", { claims: [usernameClaim("x")] });
-        const loser = userWrite("u2", { claims: [usernameClaim("z"), usernameClaim("x")] });
-        const afterLoser = userWrite("u3", { claims: [usernameClaim("z")] });
-        const againstEarlier = userWrite("u4", { claims: [usernameClaim("held")] });
-        expect(await appendUsers([first, loser, afterLoser, againstEarlier])).toEqual([
+    describe("user log: appendNewUsers (optional batch of new users)", () => {
+      it("writes each write of a batch atomically on its own, in order, answering each", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        const earlier = newUserAppend("u0", { claims: [usernameClaim("held")] });
+        await storage.userLog.append(earlier);
+        const first = newUserAppend("u1", { claims: [usernameClaim("x")] });
+        const loser = newUserAppend("u2", { claims: [usernameClaim("z"), usernameClaim("x")] });
+        const afterLoser = newUserAppend("u3", { claims: [usernameClaim("z")] });
+        const againstEarlier = newUserAppend("u4", { claims: [usernameClaim("held")] });
+        expect(await appendNewUsers([first, loser, afterLoser, againstEarlier])).toEqual([
           { ok: true },
-          { ok: false, conflict: usernameClaim("x") },
+          { ok: false, reason: "claim-held", conflict: usernameClaim("x") },
           // The refused write gave its claim on "z" back: the next write may take it.
           { ok: true },
-          { ok: false, conflict: usernameClaim("held") },
+          { ok: false, reason: "claim-held", conflict: usernameClaim("held") },
         ]);
         const kept = [earlier, first, afterLoser];
         expect(inAnyClaimOrder(await snapshot())).toEqual({
@@ -244,10 +247,10 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         });
       }));
 
-      it("writes a write that holds no claims, alone and beside others", withBatchStore(async ({ snapshot }, appendUsers) => {
-        const unclaimed = { ...userWrite("u1"), claims: [] };
-        const claimed = userWrite("u2");
-        expect(await appendUsers([unclaimed, claimed])).toEqual([{ ok: true }, { ok: true }]);
+      it("writes a write that holds no claims, alone and beside others", withBatchStore(async ({ snapshot }, appendNewUsers) => {
+        const unclaimed = { ...newUserAppend("u1"), claims: [] };
+        const claimed = newUserAppend("u2");
+        expect(await appendNewUsers([unclaimed, claimed])).toEqual([{ ok: true }, { ok: true }]);
         expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: [...unclaimed.events, ...claimed.events],
           claims: sortClaims(claimed.claims),
@@ -255,34 +258,34 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         });
       }));
 
-      it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendUsers) => {
-        expect(await appendUsers([])).toEqual([]);
+      it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendNewUsers) => {
+        expect(await appendNewUsers([])).toEqual([]);
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
       }));
 
-      it("rejects a batch that cannot be written (two notifications with one id) and writes none of it", withBatchStore(async ({ snapshot }, appendUsers) => {
-        const fine = userWrite("u1");
-        const clashing = { ...userWrite("u2"), notifications: fine.notifications.map((notification) => ({ ...notification, userId: "u2" })) };
-        await expect(appendUsers([fine, clashing])).rejects.toBeInstanceOf(Error);
+      it("rejects a batch that cannot be written (two notifications with one id) and writes none of it", withBatchStore(async ({ snapshot }, appendNewUsers) => {
+        const fine = newUserAppend("u1");
+        const clashing = { ...newUserAppend("u2"), notifications: fine.notifications.map((notification) => ({ ...notification, userId: "u2" })) };
+        await expect(appendNewUsers([fine, clashing])).rejects.toBeInstanceOf(Error);
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
       }));
 
-      it("answers a long batch of chained claims as appendUser one write after another would", withBatchStore(async ({ storage, snapshot }, appendUsers) => {
-        await storage.appendUser(userWrite("held", { claims: [usernameClaim("k3"), usernameClaim("k10")] }));
+      it("answers a long batch of chained claims as append one after another would", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        await storage.userLog.append(newUserAppend("held", { claims: [usernameClaim("k3"), usernameClaim("k10")] }));
         // Write i claims k(i) and k(i+1), some also k(i) twice: each decision hangs on the ones before it.
         const writes = Array.from({ length: 40 }, (_, index) => {
           const claims = [usernameClaim(`k${index % 17}`), usernameClaim(`k${(index + 1) % 17}`)];
-          return userWrite(`w${index}`, { claims: index % 11 === 5 ? [...claims, claims[0] ?? usernameClaim("")] : claims });
+          return newUserAppend(`w${index}`, { claims: index % 11 === 5 ? [...claims, claims[0] ?? usernameClaim("")] : claims });
         });
         const held = new Set(["k3", "k10"].map((key) => claimText(usernameClaim(key))));
         const expected = writes.map((write): AppendOutcome => {
           const wanted = write.claims.map(claimText);
           const conflict = write.claims.find((claim, index) => held.has(claimText(claim)) || wanted.indexOf(claimText(claim)) < index);
-          if (conflict !== undefined) return { ok: false, conflict };
+          if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict };
           for (const key of wanted) held.add(key);
           return { ok: true };
         });
-        expect(await appendUsers(writes)).toEqual(expected);
+        expect(await appendNewUsers(writes)).toEqual(expected);
         const kept = writes.filter((_, index) => expected[index]?.ok === true);
         expect(kept.length).toBeGreaterThan(0);
         // Batches may write their users in another order than given: compared user by user.
@@ -290,44 +293,144 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(byUser((await snapshot()).events.filter((event) => event.aggregateId !== "held"))).toEqual(byUser(kept.flatMap((write) => write.events)));
       }));
 
-      it("lets parallel batches claiming the same keys in different orders each key win once", withBatchStore(async ({ snapshot }, appendUsers) => {
+      it("lets parallel batches claiming the same keys in different orders each key win once", withBatchStore(async ({ snapshot }, appendNewUsers) => {
         const keys = 5;
         const batches = Array.from({ length: 4 }, (_, batch) =>
-          Array.from({ length: keys }, (_, index) => userWrite(`b${batch}-${index}`, { claims: [usernameClaim(`shared-${(batch + index) % keys}`)] })),
+          Array.from({ length: keys }, (_, index) => newUserAppend(`b${batch}-${index}`, { claims: [usernameClaim(`shared-${(batch + index) % keys}`)] })),
         );
-        const outcomes = (await Promise.all(batches.map((batch) => appendUsers(batch)))).flat();
+        const outcomes = (await Promise.all(batches.map((batch) => appendNewUsers(batch)))).flat();
         expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(keys);
         const usernames = inAnyClaimOrder(await snapshot()).claims.filter((claim) => claim.kind === "username");
         expect(usernames).toEqual(Array.from({ length: keys }, (_, index) => usernameClaim(`shared-${index}`)));
       }));
     });
 
-    describe("events", () => {
+    describe("user log: events", () => {
       it("keeps each user's sequences and payloads, and loads one user's events in sequence order", withStore(async ({ storage }) => {
-        const first = userWrite("u1", { events: 4 });
-        const second = userWrite("u2", { events: 2 });
+        const first = newUserAppend("u1", { events: 4 });
+        const second = newUserAppend("u2", { events: 2 });
         // Written out of order: loadEvents orders by sequence, not by position in the write.
         const shuffled = { ...first, events: [first.events[2], first.events[0], first.events[3], first.events[1]].flatMap((event) => (event ? [event] : [])) };
-        await storage.appendUser(shuffled);
-        await storage.appendUser(second);
-        expect(await storage.loadEvents("u1")).toEqual(first.events);
-        expect(await storage.loadEvents("u2")).toEqual(second.events);
-        expect(await storage.loadEvents("nobody")).toEqual([]);
+        await storage.userLog.append(shuffled);
+        await storage.userLog.append(second);
+        expect(await storage.userLog.loadEvents("u1")).toEqual(first.events);
+        expect(await storage.userLog.loadEvents("u2")).toEqual(second.events);
+        expect(await storage.userLog.loadEvents("nobody")).toEqual([]);
       }));
 
       it("keeps the events of many users apart", withStore(async ({ storage }) => {
         const users = ["a", "b", "c", "d"];
-        await Promise.all(users.map((userId) => storage.appendUser(userWrite(userId, { events: 3 }))));
+        await Promise.all(users.map((userId) => storage.userLog.append(newUserAppend(userId, { events: 3 }))));
         for (const userId of users) {
-          expect(await storage.loadEvents(userId)).toEqual([1, 2, 3].map((sequence) => eventOf(userId, "org-a", sequence)));
+          expect(await storage.userLog.loadEvents(userId)).toEqual([1, 2, 3].map((sequence) => eventOf(userId, "org-a", sequence)));
         }
+      }));
+    });
+
+    describe("user log: streams of existing users", () => {
+      const APPENDERS = 50;
+
+      it("appends to an existing user after its last sequence, with the append's claims", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        const next = existingUserAppend("u1", 2, { events: 2, claims: [usernameClaim("second-name")] });
+        expect(await storage.userLog.append(next)).toEqual({ ok: true });
+        expect(await storage.userLog.loadEvents("u1")).toEqual([1, 2, 3, 4].map((sequence) => eventOf("u1", "org-a", sequence)));
+        expect(await storage.userLog.findHeldClaims([usernameClaim("second-name")])).toEqual([usernameClaim("second-name")]);
+      }));
+
+      it("refuses an append at a sequence the stream is not at, with the actual one, and writes nothing", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        const before = inAnyClaimOrder(await snapshot());
+        for (const expected of [1, 3, 7]) {
+          const stale = existingUserAppend("u1", expected, { claims: [usernameClaim(`name-${expected}`)] });
+          expect(await storage.userLog.append(stale)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+        }
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
+      it("checks an existing user's sequence before its claims", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        await storage.userLog.append(newUserAppend("u2"));
+        const both = existingUserAppend("u1", 1, { claims: [usernameClaim("u2-name")] });
+        expect(await storage.userLog.append(both)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+      }));
+
+      it("refuses a new user whose stream exists already, even without claims", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        const again = { ...newUserAppend("u1", { events: 1, notifications: 0 }), claims: [] };
+        expect(await storage.userLog.append(again)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+        expect(await storage.userLog.loadEvents("u1")).toEqual([1, 2].map((sequence) => eventOf("u1", "org-a", sequence)));
+      }));
+
+      it("answers user-not-found for an append to a user that does not exist, and writes nothing", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1"));
+        const before = inAnyClaimOrder(await snapshot());
+        const ghost = existingUserAppend("ghost", 3, { claims: [usernameClaim("ghost-name")], releasedClaims: [usernameClaim("u1-name")] });
+        expect(await storage.userLog.append(ghost)).toEqual({ ok: false, reason: "user-not-found" });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+        expect(await storage.userLog.loadEvents("ghost")).toEqual([]);
+      }));
+
+      it(`lets exactly one of ${APPENDERS} parallel appends at one sequence win, the others answered with the new sequence`, withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        const outcomes = await Promise.all(Array.from({ length: APPENDERS }, () => storage.userLog.append(existingUserAppend("u1", 2))));
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        expect(outcomes.filter((outcome) => !outcome.ok)).toEqual(
+          Array.from({ length: APPENDERS - 1 }, () => ({ ok: false, reason: "sequence-conflict", actualSequence: 3 })),
+        );
+        expect(await storage.userLog.loadEvents("u1")).toEqual([1, 2, 3].map((sequence) => eventOf("u1", "org-a", sequence)));
+      }));
+
+      it(`lets ${APPENDERS} appenders that try again after a conflict all land, one event per sequence, no gaps`, withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1 }));
+        await Promise.all(
+          Array.from({ length: APPENDERS }, async () => {
+            for (;;) {
+              const last = (await storage.userLog.loadEvents("u1")).length;
+              const outcome = await storage.userLog.append(existingUserAppend("u1", last));
+              if (outcome.ok) return;
+              expect(outcome).toMatchObject({ ok: false, reason: "sequence-conflict" });
+            }
+          }),
+        );
+        const sequences = (await storage.userLog.loadEvents("u1")).map((event) => event.sequence);
+        expect(sequences).toEqual(Array.from({ length: APPENDERS + 1 }, (_, index) => index + 1));
+      }));
+
+      it("lets a released claim be taken again by another user", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, claims: [usernameClaim("ann")] }));
+        expect(await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("ann")] }))).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("ann") });
+        expect(await storage.userLog.append(existingUserAppend("u1", 1, { releasedClaims: [usernameClaim("ann")] }))).toEqual({ ok: true });
+        expect(await storage.userLog.findHeldClaims([usernameClaim("ann")])).toEqual([]);
+        expect(await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("ann")] }))).toEqual({ ok: true });
+      }));
+
+      it("releases one claim and takes another in one append, or does neither", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, claims: [usernameClaim("old-name")] }));
+        await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("taken-name")] }));
+        const before = inAnyClaimOrder(await snapshot());
+        // The claim taken is held by another user: nothing happens, the old one stays held.
+        const refused = existingUserAppend("u1", 1, { claims: [usernameClaim("taken-name")], releasedClaims: [usernameClaim("old-name")] });
+        expect(await storage.userLog.append(refused)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("taken-name") });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+        const renamed = existingUserAppend("u1", 1, { claims: [usernameClaim("new-name")], releasedClaims: [usernameClaim("old-name")] });
+        expect(await storage.userLog.append(renamed)).toEqual({ ok: true });
+        expect(await storage.userLog.findHeldClaims([usernameClaim("old-name"), usernameClaim("new-name")])).toEqual([usernameClaim("new-name")]);
+        expect(await storage.userLog.append(newUserAppend("u3", { claims: [usernameClaim("old-name")] }))).toEqual({ ok: true });
+      }));
+
+      it("leaves a claim held by another user when an append names it as given up", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1 }));
+        await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("theirs")] }));
+        expect(await storage.userLog.append(existingUserAppend("u1", 1, { releasedClaims: [usernameClaim("theirs")] }))).toEqual({ ok: true });
+        expect(await storage.userLog.findHeldClaims([usernameClaim("theirs")])).toEqual([usernameClaim("theirs")]);
       }));
     });
 
     describe("outbox", () => {
       it("hands out due notifications whole, with no attempts yet, and records the lease", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1", { notifications: 2 });
-        await storage.appendUser(write);
+        const write = newUserAppend("u1", { notifications: 2 });
+        await storage.userLog.append(write);
         expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual(
           write.notifications.map((notification) => ({ ...pendingRecord(notification), leasedUntil: at(LEASE_MS).toISOString() })),
@@ -335,7 +438,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("hands out at most `limit` notifications per call, and each only once", withStore(async ({ storage }) => {
-        await storage.appendUser(userWrite("u1", { notifications: 5 }));
+        await storage.userLog.append(newUserAppend("u1", { notifications: 5 }));
         const batches = [await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2)];
         expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1, 0]);
         expect(byId(batches.flat()).map((notification) => notification.id)).toEqual(["u1-n0", "u1-n1", "u1-n2", "u1-n3", "u1-n4"]);
@@ -343,22 +446,22 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("hands out only the asked ids when `ids` is given", withStore(async ({ storage }) => {
-        await storage.appendUser(userWrite("u1", { notifications: 3 }));
-        await storage.appendUser(userWrite("u2", { notifications: 1 }));
+        await storage.userLog.append(newUserAppend("u1", { notifications: 3 }));
+        await storage.userLog.append(newUserAppend("u2", { notifications: 1 }));
         expect(await lease(storage, 0, 100, [])).toEqual([]);
         expect(byId(await lease(storage, 0, 100, ["u1-n2", "u2-n0", "missing"]))).toEqual([pending("u1-n2", "u1", 2), pending("u2-n0", "u2", 0)]);
         expect(byId(await lease(storage, 0, 100))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
       }));
 
       it("hides leased notifications until the lease ends, then hands them out again", withStore(async ({ storage }) => {
-        await storage.appendUser(userWrite("u1"));
+        await storage.userLog.append(newUserAppend("u1"));
         expect(await lease(storage, 0)).toEqual([pending("u1-n0", "u1", 0)]);
         expect(await lease(storage, LEASE_MS - 1)).toEqual([]);
         expect(await lease(storage, LEASE_MS)).toEqual([pending("u1-n0", "u1", 0)]);
       }));
 
       it("never hands one notification to two parallel callers", withStore(async ({ storage }) => {
-        await Promise.all(["u1", "u2", "u3", "u4"].map((userId) => storage.appendUser(userWrite(userId, { notifications: 5 }))));
+        await Promise.all(["u1", "u2", "u3", "u4"].map((userId) => storage.userLog.append(newUserAppend(userId, { notifications: 5 }))));
         const batches = await Promise.all(Array.from({ length: 8 }, () => lease(storage, 0, 3)));
         const ids = batches.flat().map((notification) => notification.id);
         expect(new Set(ids).size).toBe(ids.length);
@@ -366,10 +469,10 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("erases code and link on delivery and never hands a delivered notification out again", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1");
-        await storage.appendUser(write);
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
         await lease(storage, 0);
-        await storage.markNotificationDelivered("u1-n0", at(1_000));
+        await storage.outbox.markDelivered("u1-n0", at(1_000));
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "delivered", deliveredAt: at(1_000).toISOString() },
         ]);
@@ -378,55 +481,55 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("ignores a failure reported after delivery", withStore(async ({ storage, snapshot }) => {
-        await storage.appendUser(userWrite("u1"));
+        await storage.userLog.append(newUserAppend("u1"));
         await lease(storage, 0);
-        await storage.markNotificationDelivered("u1-n0", at(1_000));
+        await storage.outbox.markDelivered("u1-n0", at(1_000));
         const delivered = inAnyClaimOrder(await snapshot());
-        await storage.markNotificationFailed("u1-n0", { at: at(2_000), error: "late", retryAt: at(3_000) });
+        await storage.outbox.markFailed("u1-n0", { at: at(2_000), error: "late", retryAt: at(3_000) });
         expect(inAnyClaimOrder(await snapshot())).toEqual(delivered);
         expect(await lease(storage, 10_000)).toEqual([]);
       }));
 
       it("schedules a failed notification again only from its retry time, counting the attempt", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1");
-        await storage.appendUser(write);
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
         await lease(storage, 0);
-        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "smtp 451", retryAt: at(30_000) });
+        await storage.outbox.markFailed("u1-n0", { at: at(1_000), error: "smtp 451", retryAt: at(30_000) });
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(1_000).toISOString(), lastError: "smtp 451", retryAt: at(30_000).toISOString() },
         ]);
         expect(await lease(storage, 29_999)).toEqual([]);
         expect(await lease(storage, 29_999, 100, ["u1-n0"])).toEqual([]);
         expect(await lease(storage, 30_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
-        await storage.markNotificationFailed("u1-n0", { at: at(31_000), error: "smtp 451 again", retryAt: at(90_000) });
+        await storage.outbox.markFailed("u1-n0", { at: at(31_000), error: "smtp 451 again", retryAt: at(90_000) });
         expect(await lease(storage, 90_000)).toEqual([pending("u1-n0", "u1", 0, 2)]);
       }));
 
       it("a retry before the lease would end makes the notification due at its retry time", withStore(async ({ storage }) => {
-        await storage.appendUser(userWrite("u1"));
+        await storage.userLog.append(newUserAppend("u1"));
         await lease(storage, 0);
-        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "refused", retryAt: at(2_000) });
+        await storage.outbox.markFailed("u1-n0", { at: at(1_000), error: "refused", retryAt: at(2_000) });
         expect(await lease(storage, 2_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
       }));
 
       it("never hands out a dead notification again, but still shows it as dead", withStore(async ({ storage, snapshot }) => {
-        const write = userWrite("u1");
-        await storage.appendUser(write);
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
         await lease(storage, 0);
-        await storage.markNotificationFailed("u1-n0", { at: at(1_000), error: "mailbox unknown" });
+        await storage.outbox.markFailed("u1-n0", { at: at(1_000), error: "mailbox unknown" });
         const dead = { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "dead", attempts: 1, failedAt: at(1_000).toISOString(), lastError: "mailbox unknown" };
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
         expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
-        await storage.markNotificationDelivered("u1-n0", at(2_000));
+        await storage.outbox.markDelivered("u1-n0", at(2_000));
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
       }));
 
       it("ignores reports about unknown notifications", withStore(async ({ storage, snapshot }) => {
-        await storage.appendUser(userWrite("u1"));
+        await storage.userLog.append(newUserAppend("u1"));
         const before = inAnyClaimOrder(await snapshot());
-        await storage.markNotificationDelivered("missing", T0);
-        await storage.markNotificationFailed("missing", { at: T0, error: "x", retryAt: T0 });
+        await storage.outbox.markDelivered("missing", T0);
+        await storage.outbox.markFailed("missing", { at: T0, error: "x", retryAt: T0 });
         expect(inAnyClaimOrder(await snapshot())).toEqual(before);
       }));
     });

@@ -5,7 +5,7 @@ import type {
   OutboxNotification,
   StoredEvent,
   UniqueClaim,
-  UserWrite,
+  UserAppend,
 } from "../ports/storage.js";
 
 /** The organizations and identity providers every contract test's store starts with. */
@@ -82,12 +82,13 @@ function range(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index);
 }
 
-/** One user's write: `events` events numbered from 1, its claims and `notifications` notifications. */
-export function userWrite(userId: string, options: WriteOptions = {}): UserWrite {
+/** A new user's append: `events` events numbered from 1, its claims and `notifications` notifications. */
+export function newUserAppend(userId: string, options: WriteOptions = {}): UserAppend {
   const orgId = options.orgId ?? "org-a";
   return {
     userId,
     orgId,
+    expectedSequence: 0,
     events: range(options.events ?? 2).map((index) => eventOf(userId, orgId, index + 1)),
     claims: [userIdClaim(userId), ...(options.claims ?? [usernameClaim(`${userId}-name`)])],
     notifications: range(options.notifications ?? 1).map((index) => notificationOf(userId, orgId, index)),
@@ -97,4 +98,25 @@ export function userWrite(userId: string, options: WriteOptions = {}): UserWrite
 /** How a notification freshly written looks in a store's snapshot. */
 export function pendingRecord(notification: OutboxNotification): NotificationRecord {
   return { ...notification, attempts: 0, state: "pending" };
+}
+
+export interface ExistingUserOptions {
+  readonly orgId?: string;
+  readonly events?: number;
+  readonly claims?: readonly UniqueClaim[];
+  readonly releasedClaims?: readonly UniqueClaim[];
+}
+
+/** An append to an existing user: `events` events numbered after `expectedSequence`, claims taken and given up, no notifications. */
+export function existingUserAppend(userId: string, expectedSequence: number, options: ExistingUserOptions = {}): UserAppend {
+  const orgId = options.orgId ?? "org-a";
+  return {
+    userId,
+    orgId,
+    expectedSequence,
+    events: range(options.events ?? 1).map((index) => eventOf(userId, orgId, expectedSequence + index + 1)),
+    claims: options.claims ?? [],
+    ...(options.releasedClaims !== undefined ? { releasedClaims: options.releasedClaims } : {}),
+    notifications: [],
+  };
 }

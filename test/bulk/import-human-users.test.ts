@@ -7,9 +7,11 @@ import {
   type AppendOutcome,
   type BulkImportOutcome,
   type Storage,
-  type UserWrite,
+  type UserAppend,
+  type UserLog,
 } from "../../src/index.js";
 import { internal, unauthenticated, unavailable } from "../../src/core/errors/user-errors.js";
+import { patchStorage } from "../support/patch-storage.js";
 import {
   adminInAcme,
   bulkPorts,
@@ -56,7 +58,7 @@ describe("importHumanUsers on the memory store", () => {
     const alone = bulkPorts();
     await importHumanUser(alone, userRequest("bob", { phone: "+41 79 123 45 67" }), adminInAcme);
     const asAnyUser = (events: readonly StoredEvent[]) => events.map((event) => ({ ...event, aggregateId: "user" }));
-    expect(asAnyUser(await ports.storage.loadEvents(ids[1] ?? ""))).toEqual(asAnyUser(alone.storage.events()));
+    expect(asAnyUser(await ports.storage.userLog.loadEvents(ids[1] ?? ""))).toEqual(asAnyUser(alone.storage.events()));
   });
 
   it("answers the same whatever the batch size, concurrency and batches in flight", async () => {
@@ -164,34 +166,37 @@ describe("importHumanUsers: bounded memory, stopping, failing sources", () => {
 });
 
 /** The memory store with its batch write replaced. */
-function withBatchWrite(appendUsers: NonNullable<Storage["appendUsers"]>) {
+function withBatchWrite(appendNewUsers: NonNullable<UserLog["appendNewUsers"]>) {
   const ports = bulkPorts();
   const store = ports.storage;
-  const storage: Storage = { ...store, appendUsers };
+  const storage = patchStorage(store, { userLog: { appendNewUsers } });
   return { ports: { ...ports, storage }, store };
 }
 
 describe("importHumanUsers: how it writes", () => {
-  it("writes through appendUsers, one call per batch, in input order", async () => {
+  it("writes through appendNewUsers, one call per batch, in input order", async () => {
     const batches: string[][] = [];
     const { ports, store } = withBatchWrite((writes) => {
       batches.push(writes.map((write) => String(write.events[0]?.payload["userName"])));
-      return store.appendUsers(writes);
+      return store.userLog.appendNewUsers(writes);
     });
     const requests = ["a", "b", "c", "d", "e"].map((name) => userRequest(name));
     await collect(importHumanUsers(ports, requests, adminInAcme, { batchSize: 2, parallelBatches: 1 }));
     expect(batches).toEqual([["a", "b"], ["c", "d"], ["e"]]);
   });
 
-  it("writes one user at a time through appendUser when the store has no batch write", async () => {
+  it("writes one user at a time through append when the store has no batch write", async () => {
     const store = bulkPorts().storage;
     const written: string[] = [];
-    const { appendUsers: _batchWrite, ...withoutBatchWrite } = store;
+    const { appendNewUsers: _batchWrite, ...withoutBatchWrite } = store.userLog;
     const storage: Storage = {
-      ...withoutBatchWrite,
-      appendUser: (write: UserWrite) => {
-        written.push(String(write.events[0]?.payload["userName"]));
-        return store.appendUser(write);
+      ...store,
+      userLog: {
+        ...withoutBatchWrite,
+        append: (write: UserAppend) => {
+          written.push(String(write.events[0]?.payload["userName"]));
+          return store.userLog.append(write);
+        },
       },
     };
     const outcomes = await collect(importHumanUsers({ ...bulkPorts(), storage }, [userRequest("a"), userRequest("A"), userRequest("b")], adminInAcme));
@@ -201,10 +206,9 @@ describe("importHumanUsers: how it writes", () => {
 
   it("writes a refused batch again one user at a time, so one bad write fails only itself", async () => {
     const { ports, store } = withBatchWrite(() => Promise.reject(new Error("batch refused")));
-    const poisoned: Storage = {
-      ...ports.storage,
-      appendUser: (write) => (write.events[0]?.payload["userName"] === "bad" ? Promise.reject(new Error("bad row")) : store.appendUser(write)),
-    };
+    const poisoned = patchStorage(ports.storage, {
+      userLog: { append: (write) => (write.events[0]?.payload["userName"] === "bad" ? Promise.reject(new Error("bad row")) : store.userLog.append(write)) },
+    });
     const outcomes = await collect(importHumanUsers({ ...ports, storage: poisoned }, [userRequest("a"), userRequest("bad"), userRequest("c")], adminInAcme));
     expect(outcomes).toEqual([{ index: 0, ok: importedBody() }, { index: 1, error: internal() }, { index: 2, ok: importedBody() }]);
     expect(claimedUsernames(store.claims())).toEqual(["a", "c"]);
@@ -213,7 +217,7 @@ describe("importHumanUsers: how it writes", () => {
   it("answers 14 for a batch the store cannot be reached for, without trying each write", async () => {
     let single = 0;
     const { ports } = withBatchWrite(() => Promise.reject(new StorageUnavailableError("connection refused")));
-    const storage: Storage = { ...ports.storage, appendUser: () => ((single += 1), Promise.resolve<AppendOutcome>({ ok: true })) };
+    const storage = patchStorage(ports.storage, { userLog: { append: () => ((single += 1), Promise.resolve<AppendOutcome>({ ok: true })) } });
     const outcomes = await collect(importHumanUsers({ ...ports, storage }, [userRequest("a"), userRequest("b")], adminInAcme));
     expect(outcomes).toEqual([{ index: 0, error: unavailable() }, { index: 1, error: unavailable() }]);
     expect(single).toBe(0);
@@ -222,7 +226,7 @@ describe("importHumanUsers: how it writes", () => {
   it("answers 13 for every write of a batch whose store answers the wrong number of outcomes, writing nothing again", async () => {
     let single = 0;
     const { ports } = withBatchWrite(() => Promise.resolve([{ ok: true }]));
-    const storage: Storage = { ...ports.storage, appendUser: () => ((single += 1), Promise.resolve<AppendOutcome>({ ok: true })) };
+    const storage = patchStorage(ports.storage, { userLog: { append: () => ((single += 1), Promise.resolve<AppendOutcome>({ ok: true })) } });
     const outcomes = await collect(importHumanUsers({ ...ports, storage }, [userRequest("a"), userRequest("b")], adminInAcme));
     expect(outcomes).toEqual([{ index: 0, error: internal() }, { index: 1, error: internal() }]);
     expect(single).toBe(0);
@@ -231,12 +235,13 @@ describe("importHumanUsers: how it writes", () => {
   it("looks organizations and domains up once per import, and claims once per wave of users", async () => {
     const store = bulkPorts().storage;
     const calls = { organizations: 0, domains: 0, claims: 0 };
-    const storage: Storage = {
-      ...store,
-      findOrganization: (id) => ((calls.organizations += 1), store.findOrganization(id)),
-      findOrganizationByDomain: (domain) => ((calls.domains += 1), store.findOrganizationByDomain(domain)),
-      findHeldClaims: (claims) => ((calls.claims += 1), store.findHeldClaims(claims)),
-    };
+    const storage = patchStorage(store, {
+      directory: {
+        findOrganization: (id) => ((calls.organizations += 1), store.directory.findOrganization(id)),
+        findOrganizationByDomain: (domain) => ((calls.domains += 1), store.directory.findOrganizationByDomain(domain)),
+      },
+      userLog: { findHeldClaims: (claims) => ((calls.claims += 1), store.userLog.findHeldClaims(claims)) },
+    });
     const requests = Array.from({ length: 100 }, (_, index) => userRequest(`user-${index}@example.com`, { email: `user-${index}@example.com` }));
     const outcomes = await collect(importHumanUsers({ ...bulkPorts(), storage }, requests, adminInAcme, { batchSize: 50, concurrency: 50 }));
     expect(outcomes).toEqual(requests.map((_, index) => ({ index, ok: importedBody() })));
@@ -249,7 +254,7 @@ describe("importHumanUsers: how it writes", () => {
     const { ports, store } = withBatchWrite(async (writes) => {
       // The first batch is slow: the second, wanting the same username, must not overtake it.
       if (writes[0]?.events[0]?.payload["userName"] === "first") await new Promise((resolve) => setTimeout(resolve, 50));
-      return store.appendUsers(writes);
+      return store.userLog.appendNewUsers(writes);
     });
     const requests = [userRequest("first"), userRequest("shared", { email: "one@example.com" }), userRequest("other"), userRequest("SHARED", { email: "two@example.com" })];
     const outcomes = await collect(importHumanUsers(ports, requests, adminInAcme, { batchSize: 2, parallelBatches: 2 }));

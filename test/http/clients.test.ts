@@ -18,14 +18,8 @@ import {
   type AddHumanUserRequest,
 } from "@zitadel/proto/zitadel/user/v2/user_service_pb.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createFetchHandler,
-  fixedClock,
-  memoryMailer,
-  memoryStore,
-  type MemoryStore,
-  type Requester,
-} from "../../src/index.js";
+import { fixedClock, memoryMailer, memoryStore, type MemoryStore, type Requester } from "../../src/index.js";
+import { createFetchHandler } from "../../src/http/index.js";
 import { BadRequestSchema } from "./bad-request-schema.js";
 import { serveOnLoopback, type Served } from "./serve.js";
 

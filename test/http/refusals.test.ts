@@ -1,7 +1,8 @@
 // Requests the HTTP layer refuses on its own: each gets a whole error body with the right status,
 // and none reaches storage or the mailer.
 import { describe, expect, it } from "vitest";
-import { createFetchHandler, fixedClock, memoryMailer, memoryStore, type FetchHandlerOptions, type Requester } from "../../src/index.js";
+import { fixedClock, memoryMailer, memoryStore, type Requester } from "../../src/index.js";
+import { createFetchHandler, type FetchHandlerOptions } from "../../src/http/index.js";
 import { connectError, restError } from "./expected-errors.js";
 import { tripwirePorts, type Tripwire } from "./tripwire.js";
 

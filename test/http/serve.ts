@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { nodeListener } from "../../examples/server/node-listener.js";
-import type { FetchHandler } from "../../src/index.js";
+import type { FetchHandler } from "../../src/http/index.js";
 
 export interface Served {
   readonly baseUrl: string;

@@ -17,7 +17,7 @@ import {
 
 async function setUp(notifications: readonly OutboxNotification[]) {
   const storage = memoryStore();
-  await storage.appendUser(writeOf(notifications));
+  await storage.userLog.append(writeOf(notifications));
   const mailer = memoryMailer();
   const clock = manualClock();
   const logger = recordingLogger();
@@ -45,7 +45,7 @@ describe("deliverPendingNotifications", () => {
     const first = emailNotification();
     const second = emailNotification({ id: "n-2", kind: "email.initialization" });
     // The write happened; the process died before any mailer was called.
-    await storage.appendUser(writeOf([first, second]));
+    await storage.userLog.append(writeOf([first, second]));
     const mailer = memoryMailer();
 
     const report = await deliverPendingNotifications({ storage, mailer, clock: manualClock() });
@@ -257,10 +257,7 @@ describe("deliverPendingNotifications", () => {
 
   it("never rejects when the store fails: the failure is reported and logged", async () => {
     const ports = await setUp([emailNotification()]);
-    const broken: Storage = {
-      ...ports.storage,
-      leaseNotifications: () => Promise.reject(new Error("connection refused")),
-    };
+    const broken: Storage = { ...ports.storage, outbox: { ...ports.storage.outbox, lease: () => Promise.reject(new Error("connection refused")) } };
 
     const report = await deliverPendingNotifications({ ...ports, storage: broken });
 
@@ -276,10 +273,7 @@ describe("deliverPendingNotifications", () => {
 
   it("reports a delivery it could not record, which makes it due again after the lease", async () => {
     const ports = await setUp([emailNotification()]);
-    const storage: Storage = {
-      ...ports.storage,
-      markNotificationDelivered: () => Promise.reject(new Error("write failed")),
-    };
+    const storage: Storage = { ...ports.storage, outbox: { ...ports.storage.outbox, markDelivered: () => Promise.reject(new Error("write failed")) } };
 
     const report = await deliverPendingNotifications({ ...ports, storage });
 

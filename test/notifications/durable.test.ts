@@ -64,7 +64,7 @@ describe.each([memoryBackend(), postgresBackend()])("outbox across a restart: $n
   it("delivers on the next call what a process wrote and never handed to a mailer", async () => {
     const notification = emailNotification({ id: "restart-1", userId: "u-restart-1" });
     const before = await backend.open();
-    await before.storage.appendUser(writeOf([notification], "u-restart-1"));
+    await before.storage.userLog.append(writeOf([notification], "u-restart-1"));
     await before.close();
 
     const after = await backend.open();
@@ -87,7 +87,7 @@ describe.each([memoryBackend(), postgresBackend()])("outbox across a restart: $n
     const notification = emailNotification({ id: "restart-2", userId: "u-restart-2" });
     const clock = manualClock();
     const before = await backend.open();
-    await before.storage.appendUser(writeOf([notification], "u-restart-2"));
+    await before.storage.userLog.append(writeOf([notification], "u-restart-2"));
     const refusing = memoryMailer({ failAlways: true });
     const refused = await deliverPendingNotifications({ storage: before.storage, mailer: refusing, clock, random: zeroRandom });
     await before.close();

@@ -4,7 +4,7 @@ import type { MailMessage } from "../../src/ports/mailer.js";
 import type { Clock } from "../../src/ports/clock.js";
 import type { Logger } from "../../src/ports/logger.js";
 import type { RandomSource } from "../../src/ports/random-source.js";
-import type { OutboxNotification, UserWrite } from "../../src/ports/storage.js";
+import type { OutboxNotification, UserAppend } from "../../src/ports/storage.js";
 
 export const start = new Date("2025-03-01T10:00:00.000Z");
 
@@ -68,10 +68,11 @@ export function phoneNotification(overrides: Partial<OutboxNotification> = {}): 
 }
 
 /** A user write carrying only notifications: enough for the outbox, which is all delivery reads. */
-export function writeOf(notifications: readonly OutboxNotification[], userId = "u-1"): UserWrite {
+export function writeOf(notifications: readonly OutboxNotification[], userId = "u-1"): UserAppend {
   return {
     userId,
     orgId: "org-1",
+    expectedSequence: 0,
     events: [
       {
         type: "user.human.added",

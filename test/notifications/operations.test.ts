@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryStore, type MemoryStore } from "../../src/adapters/memory/store.js";
 import { smtpMailer, type SmtpMailer } from "../../src/adapters/smtp/mailer.js";
-import { createHumanUser } from "../../src/core/commands/create-human-user.js";
+import { createHumanUser } from "../../src/operations/index.js";
 import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
 import type { HumanUsersConfig } from "../../src/ports/config.js";
 import type { Logger } from "../../src/ports/logger.js";
@@ -121,7 +121,7 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, können S
       ["warn", userId],
       ["error", userId],
     ]);
-    expect((await ports.storage.loadEvents(userId)).map((event) => event.type)).toEqual([
+    expect((await ports.storage.userLog.loadEvents(userId)).map((event) => event.type)).toEqual([
       "user.human.added",
       "user.human.email.code.added",
     ]);

@@ -25,7 +25,7 @@ afterEach(async () => {
 
 async function storeWith(...notifications: Parameters<typeof writeOf>[0]) {
   const storage = memoryStore();
-  await storage.appendUser(writeOf(notifications));
+  await storage.userLog.append(writeOf(notifications));
   return storage;
 }
 

@@ -24,14 +24,14 @@ describe("startNotificationWorker", () => {
 
   it("delivers at once, then every interval, and leaves no timer behind when stopped", async () => {
     const ports = setUp();
-    await ports.storage.appendUser(writeOf([emailNotification({ id: "left-over" })]));
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "left-over" })]));
     const reports: DeliveryReport[] = [];
 
     const worker = startNotificationWorker(ports, { intervalMs: 1000, onReport: (report) => reports.push(report) });
     await vi.advanceTimersByTimeAsync(0);
     expect(sentIds(ports.mailer.sent)).toEqual(["left-over"]);
 
-    await ports.storage.appendUser(writeOf([emailNotification({ id: "later" })], "u-2"));
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "later" })], "u-2"));
     await vi.advanceTimersByTimeAsync(999);
     expect(sentIds(ports.mailer.sent)).toEqual(["left-over"]);
     await vi.advanceTimersByTimeAsync(1);
@@ -47,7 +47,7 @@ describe("startNotificationWorker", () => {
     const worker = startNotificationWorker(ports, { intervalMs: 60_000 });
     await vi.advanceTimersByTimeAsync(0);
 
-    await ports.storage.appendUser(writeOf([emailNotification({ id: "just-written" })]));
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "just-written" })]));
     const final = await worker.stop();
 
     expect(final).toEqual({ ...nothing, delivered: ["just-written"] });
@@ -57,7 +57,7 @@ describe("startNotificationWorker", () => {
 
   it("waits for the round in flight before its final drain, and stop is idempotent", async () => {
     const ports = setUp();
-    await ports.storage.appendUser(writeOf([emailNotification({ id: "slow" })]));
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "slow" })]));
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -76,7 +76,7 @@ describe("startNotificationWorker", () => {
     const stopped = worker.stop();
     expect(worker.stop()).toBe(stopped);
     void stopped.then(() => order.push("stopped"));
-    await ports.storage.appendUser(writeOf([emailNotification({ id: "queued" })], "u-2"));
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "queued" })], "u-2"));
     await vi.advanceTimersByTimeAsync(5000);
     expect(order).toEqual(["start slow"]);
 
@@ -89,7 +89,7 @@ describe("startNotificationWorker", () => {
   it("empties a backlog larger than one batch in a single round", async () => {
     const ports = { ...setUp(), config: { delivery: { batchSize: 2 } } };
     const ids = ["a", "b", "c", "d", "e"];
-    await ports.storage.appendUser(writeOf(ids.map((id) => emailNotification({ id }))));
+    await ports.storage.userLog.append(writeOf(ids.map((id) => emailNotification({ id }))));
 
     const worker = startNotificationWorker(ports, { intervalMs: 60_000 });
     await vi.advanceTimersByTimeAsync(0);
@@ -107,7 +107,7 @@ describe("startNotificationWorker", () => {
       },
     });
     await vi.advanceTimersByTimeAsync(0);
-    await ports.storage.appendUser(writeOf([emailNotification()]));
+    await ports.storage.userLog.append(writeOf([emailNotification()]));
     await vi.advanceTimersByTimeAsync(1000);
 
     expect(sentIds(ports.mailer.sent)).toEqual(["n-1"]);

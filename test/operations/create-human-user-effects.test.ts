@@ -2,8 +2,9 @@
 // and its port failures (codes 13 and 14, storage unchanged).
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { createHumanUser, StorageUnavailableError, type SmsMessage, type Storage } from "../../src/index.js";
+import { createHumanUser, StorageUnavailableError, type SmsMessage } from "../../src/index.js";
 import { FIRST_ID, instanceAdmin, invalidBody, member, minimalCreate, NOW, plainError, SECOND_ID, testPorts } from "./support/ports.js";
+import { patchStorage, type StoragePatch } from "../support/patch-storage.js";
 
 const context = { requester: member };
 const withEmail = (email: Record<string, unknown>) => ({ ...minimalCreate(), email: { email: "ann@acme.test", ...email } });
@@ -211,13 +212,13 @@ describe("rules against storage", () => {
 });
 
 describe("port failures", () => {
-  const failingWrite = (error: Error): Partial<Storage> => ({
-    appendUser: () => Promise.reject(error),
+  const failingWrite = (error: Error): StoragePatch => ({
+    userLog: { append: () => Promise.reject(error) },
   });
 
-  async function withBrokenStorage(overrides: Partial<Storage>, logged: unknown[] = []) {
+  async function withBrokenStorage(overrides: StoragePatch, logged: unknown[] = []) {
     const ports = testPorts({ logger: { warn: () => undefined, error: (_message, fields) => void logged.push(fields?.["cause"]) } });
-    const storage = Object.assign(Object.create(Object.getPrototypeOf(ports.storage) as object) as Storage, ports.storage, overrides);
+    const storage = patchStorage(ports.storage, overrides);
     const result = await createHumanUser({ ...ports, storage }, minimalCreate(), context);
     return { result, ports };
   }
@@ -238,9 +239,9 @@ describe("port failures", () => {
   });
 
   it("a lookup that fails answers 13 or 14 as well", async () => {
-    const { result } = await withBrokenStorage({ findOrganization: () => Promise.reject(new StorageUnavailableError("down")) });
+    const { result } = await withBrokenStorage({ directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } });
     expect(result).toEqual(err(plainError(14, "USER-unv4", "storage is unavailable, try again later")));
-    const broken = await withBrokenStorage({ findHeldClaims: () => { throw new TypeError("bug"); } });
+    const broken = await withBrokenStorage({ userLog: { findHeldClaims: () => { throw new TypeError("bug"); } } });
     expect(broken.result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
   });
 

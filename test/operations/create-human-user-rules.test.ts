@@ -2,7 +2,8 @@
 import { createDecipheriv } from "node:crypto";
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { createHumanUser, verifyPassword, type PasswordHasher } from "../../src/index.js";
+import { createHumanUser, type PasswordHasher } from "../../src/index.js";
+import { verifyPassword } from "../../src/passwords/index.js";
 import { FIRST_ID, invalidBody, member, minimalCreate, NOW, testKeys, testPorts } from "./support/ports.js";
 
 const context = { requester: member };

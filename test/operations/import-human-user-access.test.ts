@@ -2,7 +2,7 @@
 // against storage, and failing ports.
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { importHumanUser, StorageUnavailableError, type Logger, type OperationContext, type Requester, type Storage } from "../../src/index.js";
+import { importHumanUser, StorageUnavailableError, type Logger, type OperationContext, type Requester } from "../../src/index.js";
 import {
   ACME,
   details,
@@ -15,6 +15,7 @@ import {
   minimalImport,
   refused,
 } from "./support/import-fixtures.js";
+import { patchStorage, type StoragePatch } from "../support/patch-storage.js";
 
 const context = { requester: member };
 const EMPTY = { events: [], claims: [], notifications: [] };
@@ -225,15 +226,15 @@ describe("importHumanUser: failing ports", () => {
   }
 
   /** The shared ports with one storage method replaced; the memory store underneath shows what was written. */
-  function withStorage(change: Partial<Storage>) {
+  function withStorage(change: StoragePatch) {
     const logger = recordingLogger();
     const ports = importPorts({ logger });
-    return { ports: { ...ports, storage: { ...ports.storage, ...change } }, store: ports.storage, logger, mailer: ports.mailer };
+    return { ports: { ...ports, storage: patchStorage(ports.storage, change) }, store: ports.storage, logger, mailer: ports.mailer };
   }
 
   it("answers 13 when storage.appendUser throws, writes nothing and gives the cause to the logger only", async () => {
     const cause = new Error("disk on fire at /var/lib/users");
-    const { ports, store, logger, mailer } = withStorage({ appendUser: () => { throw cause; } });
+    const { ports, store, logger, mailer } = withStorage({ userLog: { append: () => { throw cause; } } });
 
     const result = await importHumanUser(ports, { ...minimalImport(), password: "Plain-Secret-42" }, context);
 
@@ -247,7 +248,7 @@ describe("importHumanUser: failing ports", () => {
     ["the class", new StorageUnavailableError("connection refused")],
     ["another copy of the class (by name)", Object.assign(new Error("connection refused"), { name: "StorageUnavailableError" })],
   ])("answers 14 when storage.appendUser rejects with StorageUnavailableError (%s)", async (_name, cause) => {
-    const { ports, store, mailer } = withStorage({ appendUser: () => Promise.reject(cause) });
+    const { ports, store, mailer } = withStorage({ userLog: { append: () => Promise.reject(cause) } });
 
     const result = await importHumanUser(ports, minimalImport(), context);
 
@@ -257,11 +258,11 @@ describe("importHumanUser: failing ports", () => {
   });
 
   it.each([
-    ["findOrganization", { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) }, UNAVAILABLE],
-    ["findHeldClaims", { findHeldClaims: () => Promise.reject(new Error("bad query")) }, INTERNAL],
-    ["findIdentityProvider", { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) }, UNAVAILABLE],
-    ["findOrganizationByDomain", { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) }, INTERNAL],
-  ])("answers when storage.%s fails, and writes nothing", async (_name, change, expected) => {
+    ["findOrganization", { directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
+    ["findHeldClaims", { userLog: { findHeldClaims: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
+    ["findIdentityProvider", { directory: { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
+    ["findOrganizationByDomain", { directory: { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
+  ] as const)("answers when storage.%s fails, and writes nothing", async (_name, change, expected) => {
     const { ports, store } = withStorage(change);
     const result = await importHumanUser(ports, { ...minimalImport(), idps: [{ configId: "idp-acme", externalUserId: "x" }] }, context);
     expect(result._unsafeUnwrapErr()).toEqual(expected);
@@ -269,7 +270,7 @@ describe("importHumanUser: failing ports", () => {
   });
 
   it("answers 6 when the write itself finds the username taken (a concurrent import won the race)", async () => {
-    const { ports, store } = withStorage({ findHeldClaims: () => Promise.resolve([]) });
+    const { ports, store } = withStorage({ userLog: { findHeldClaims: () => Promise.resolve([]) } });
     await importHumanUser(ports, minimalImport(), context);
     const before = store.snapshot();
 

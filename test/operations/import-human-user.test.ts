@@ -1,7 +1,8 @@
 // Operation B, importHumanUser: what a successful import answers and writes, and the JSON it reads.
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { defaultPasswordHasher, importHumanUser, verifyPassword } from "../../src/index.js";
+import { importHumanUser } from "../../src/index.js";
+import { defaultPasswordHasher, verifyPassword } from "../../src/passwords/index.js";
 import {
   addedPayload,
   BCRYPT_HASH,

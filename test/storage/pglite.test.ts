@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
-import { describeStorageContract, userWrite } from "../../src/testing/index.js";
+import { describeStorageContract, newUserAppend } from "../../src/testing/index.js";
 import { PgliteSchemas } from "./databases.js";
 
 const folder = mkdtempSync(join(tmpdir(), "human-users-pglite-"));
@@ -20,18 +20,18 @@ describe("pglite in a folder", () => {
   it("keeps what was written after the database is closed and opened again", async () => {
     await pglite.instance.exec("SET search_path TO public");
     expect(await migratePglite(pglite.instance)).toEqual({ applied: [1] });
-    const write = userWrite("durable", { events: 2, notifications: 1 });
-    expect(await pgliteStore({ db: pglite.instance }).appendUser(write)).toEqual({ ok: true });
+    const write = newUserAppend("durable", { events: 2, notifications: 1 });
+    expect(await pgliteStore({ db: pglite.instance }).userLog.append(write)).toEqual({ ok: true });
     await pglite.close();
     // A closed database is storage that cannot be reached: the operations answer 14.
-    await expect(pgliteStore({ db: pglite.instance }).loadEvents("durable")).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(pgliteStore({ db: pglite.instance }).userLog.loadEvents("durable")).rejects.toBeInstanceOf(StorageUnavailableError);
 
     const reopened = new PGlite(folder);
     try {
       expect(await migratePglite(reopened)).toEqual({ applied: [] });
       const store = pgliteStore({ db: reopened });
-      expect(await store.loadEvents("durable")).toEqual(write.events);
-      expect(await store.findHeldClaims(write.claims)).toEqual(write.claims);
+      expect(await store.userLog.loadEvents("durable")).toEqual(write.events);
+      expect(await store.userLog.findHeldClaims(write.claims)).toEqual(write.claims);
     } finally {
       await reopened.close();
     }

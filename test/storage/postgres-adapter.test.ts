@@ -7,7 +7,7 @@ import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
 import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/index.js";
 import { createHumanUser, memoryMailer, systemClock } from "../../src/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
-import { contractIdentityProviders, contractOrganizations, userWrite } from "../../src/testing/index.js";
+import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";
 import { statementName } from "../../src/adapters/postgres/statement-name.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
 import { findPostgres, postgresSubject, schemaPool } from "./databases.js";
@@ -49,15 +49,15 @@ describe("connection failures", () => {
     const store = postgresStore({ pool });
     const now = new Date();
     const calls: Array<() => Promise<unknown>> = [
-      () => store.findOrganization("org-a"),
-      () => store.findOrganizationByDomain("acme.example"),
-      () => store.findIdentityProvider("idp"),
-      () => store.findHeldClaims([{ kind: "username", scope: "", key: "a" }]),
-      () => store.appendUser(userWrite("u1")),
-      () => store.loadEvents("u1"),
-      () => store.leaseNotifications({ now, limit: 1, leaseUntil: now }),
-      () => store.markNotificationDelivered("n", now),
-      () => store.markNotificationFailed("n", { at: now, error: "x" }),
+      () => store.directory.findOrganization("org-a"),
+      () => store.directory.findOrganizationByDomain("acme.example"),
+      () => store.directory.findIdentityProvider("idp"),
+      () => store.userLog.findHeldClaims([{ kind: "username", scope: "", key: "a" }]),
+      () => store.userLog.append(newUserAppend("u1")),
+      () => store.userLog.loadEvents("u1"),
+      () => store.outbox.lease({ now, limit: 1, leaseUntil: now }),
+      () => store.outbox.markDelivered("n", now),
+      () => store.outbox.markFailed("n", { at: now, error: "x" }),
       () => migrate(pool),
     ];
     const outcomes = await Promise.all(calls.map((call) => call().then(() => "resolved", (error: unknown) => (error instanceof StorageUnavailableError ? "unavailable" : String(error)))));
@@ -97,12 +97,12 @@ describe.skipIf(url === undefined)(`without prepared statements (for transaction
     const single = new pg.Pool({ connectionString: url ?? "", max: 1, options: `-c search_path=${subject.schema.schema}` });
     try {
       const store = postgresStore({ pool: single, preparedStatements: false });
-      const write = userWrite("u1");
-      expect(await store.appendUser(write)).toEqual({ ok: true });
-      expect(await store.appendUser(userWrite("u2", { claims: write.claims.slice(1) }))).toEqual({ ok: false, conflict: write.claims[1] });
-      expect(await store.loadEvents("u1")).toEqual(write.events);
+      const write = newUserAppend("u1");
+      expect(await store.userLog.append(write)).toEqual({ ok: true });
+      expect(await store.userLog.append(newUserAppend("u2", { claims: write.claims.slice(1) }))).toEqual({ ok: false, reason: "claim-held", conflict: write.claims[1] });
+      expect(await store.userLog.loadEvents("u1")).toEqual(write.events);
       const now = new Date("2030-01-01T00:00:00.000Z");
-      expect((await store.leaseNotifications({ now, limit: 10, leaseUntil: new Date(now.getTime() + 1_000), ids: ["u1-n0"] })).map((n) => n.id)).toEqual(["u1-n0"]);
+      expect((await store.outbox.lease({ now, limit: 10, leaseUntil: new Date(now.getTime() + 1_000), ids: ["u1-n0"] })).map((n) => n.id)).toEqual(["u1-n0"]);
       const prepared = await single.query("SELECT count(*)::int AS count FROM pg_prepared_statements WHERE name LIKE 'human_users_%'");
       expect(prepared.rows).toEqual([{ count: 0 }]);
     } finally {
@@ -225,17 +225,17 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
       const blocker = await admin.connect();
       try {
         const store = postgresStore({ pool });
-        const write = userWrite("victim", { events: 3, notifications: 2 });
+        const write = newUserAppend("victim", { events: 3, notifications: 2 });
         const letGo = await hold(blocker, subject.schema.schema);
-        const pending = store.appendUser(write).then(() => "resolved", (error: unknown) => error);
+        const pending = store.userLog.append(write).then(() => "resolved", (error: unknown) => error);
         await admin.query("SELECT pg_terminate_backend($1, 5000)", [await blockedBackend(admin, applicationName)]);
         expect(await pending).toBeInstanceOf(StorageUnavailableError);
         await letGo();
         expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
 
         // The same store on the same pool: the dead connection must not be handed out again.
-        expect(await store.appendUser(write)).toEqual({ ok: true });
-        expect(await store.loadEvents("victim")).toEqual(write.events);
+        expect(await store.userLog.append(write)).toEqual({ ok: true });
+        expect(await store.userLog.loadEvents("victim")).toEqual(write.events);
       } finally {
         blocker.release();
         await pool.end();
@@ -249,12 +249,12 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
     try {
       const killing = killingPool(subject.schema.pool, admin, (text) => text === "COMMIT");
       const store = postgresStore({ pool: killing });
-      const writes = [userWrite("victim1"), userWrite("victim2")];
-      const outcome = await store.appendUsers(writes).then(() => "resolved", (error: unknown) => error);
+      const writes = [newUserAppend("victim1"), newUserAppend("victim2")];
+      const outcome = await store.userLog.appendNewUsers(writes).then(() => "resolved", (error: unknown) => error);
       expect(outcome).toBeInstanceOf(StorageUnavailableError);
       expect(killing.kills).toBe(1);
       expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
-      expect(await store.appendUsers(writes)).toEqual([{ ok: true }, { ok: true }]);
+      expect(await store.userLog.appendNewUsers(writes)).toEqual([{ ok: true }, { ok: true }]);
       expect(killing.kills).toBe(1);
     } finally {
       await subject.close?.();

@@ -29,10 +29,13 @@ describe.skipIf(url === undefined)(`createHumanUser racing on PostgreSQL${needsS
       let refusedAtWrite = 0;
       const storage = {
         ...subject.store,
-        appendUser: async (write: Parameters<typeof subject.store.appendUser>[0]) => {
-          const outcome = await subject.store.appendUser(write);
-          if (!outcome.ok) refusedAtWrite += 1;
-          return outcome;
+        userLog: {
+          ...subject.store.userLog,
+          append: async (write: Parameters<typeof subject.store.userLog.append>[0]) => {
+            const outcome = await subject.store.userLog.append(write);
+            if (!outcome.ok) refusedAtWrite += 1;
+            return outcome;
+          },
         },
       };
       const ports: Ports = { storage, mailer, clock: systemClock };

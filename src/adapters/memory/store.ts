@@ -1,16 +1,20 @@
+import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
 import type {
   AppendOutcome,
   DeliveryFailure,
+  Directory,
   IdentityProvider,
   LeaseRequest,
   NotificationRecord,
   Organization,
+  Outbox,
   PendingNotification,
   Storage,
   StorageSnapshot,
   StoredEvent,
   UniqueClaim,
-  UserWrite,
+  UserAppend,
+  UserLog,
 } from "../../ports/storage.js";
 
 export interface MemoryStoreSeed {
@@ -18,13 +22,17 @@ export interface MemoryStoreSeed {
   readonly identityProviders?: readonly IdentityProvider[];
 }
 
+/** The memory user log always has the batch write. */
+export interface MemoryUserLog extends UserLog {
+  appendNewUsers(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
+}
+
 /**
  * The in-memory store: a `Storage` plus read-only views of everything written, for tests.
  * Each view returns copies in writing order; changing them changes nothing in the store.
  */
 export interface MemoryStore extends Storage {
-  /** The batch write is always there on the memory store. */
-  appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]>;
+  readonly userLog: MemoryUserLog;
   /** Every event of every user, in writing order. */
   events(): readonly StoredEvent[];
   /** Every claim held. */
@@ -42,9 +50,9 @@ interface OutboxEntry {
   readonly order: number;
 }
 
-function claimKey(claim: UniqueClaim): string {
-  // The scope's length keeps the parts apart whatever characters they contain (kind has no "|").
-  return `${claim.kind}|${claim.scope.length}|${claim.scope}|${claim.key}`;
+interface HeldClaim {
+  readonly claim: UniqueClaim;
+  readonly userId: string;
 }
 
 function copyClaim(claim: UniqueClaim): UniqueClaim {
@@ -99,119 +107,9 @@ function copyJson<T>(value: T): T {
   return copy as T;
 }
 
-/** The first of `claims` already in `held` or repeated within `claims` itself. */
-function firstConflict(claims: readonly UniqueClaim[], held: ReadonlyMap<string, unknown>): UniqueClaim | undefined {
-  const seen = new Set<string>();
-  for (const claim of claims) {
-    const key = claimKey(claim);
-    if (held.has(key) || seen.has(key)) return claim;
-    seen.add(key);
-  }
-  return undefined;
-}
-
-/**
- * A `Storage` held in process memory: for tests and for embedding where durability is not needed.
- * Seeded once with organizations and identity providers (copied; later changes to the seed are not seen).
- */
-export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
+function memoryDirectory(seed: MemoryStoreSeed): Directory {
   const organizations = new Map<string, Organization>((seed.organizations ?? []).map((org) => [org.id, structuredClone(org)]));
   const providers = new Map<string, IdentityProvider>((seed.identityProviders ?? []).map((idp) => [idp.id, structuredClone(idp)]));
-  const events: StoredEvent[] = [];
-  const eventsByUser = new Map<string, StoredEvent[]>();
-  const eventKeys = new Set<string>();
-  const claims = new Map<string, UniqueClaim>();
-  const outbox = new Map<string, OutboxEntry>();
-
-  /** Applies `change` to a pending notification; delivered and dead ones never change again. */
-  function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
-    const entry = outbox.get(id);
-    if (entry === undefined || entry.record.state !== "pending") return;
-    entry.record = patched(entry.record, change(entry.record));
-  }
-
-  function appendUser(write: UserWrite): Promise<AppendOutcome> {
-    // Everything is checked before anything is written, so a refused write leaves no trace.
-    const conflict = firstConflict(write.claims, claims);
-    if (conflict !== undefined) return Promise.resolve({ ok: false, conflict: copyClaim(conflict) });
-    const newEventKeys = write.events.map((event) => `${event.sequence}:${event.aggregateId}`);
-    if (newEventKeys.some((key) => eventKeys.has(key)) || new Set(newEventKeys).size !== newEventKeys.length) {
-      return Promise.reject(new Error("memoryStore: an event with this user and sequence already exists"));
-    }
-    if (write.notifications.some((notification) => outbox.has(notification.id))) {
-      return Promise.reject(new Error("memoryStore: a notification with this id already exists"));
-    }
-    for (const claim of write.claims) claims.set(claimKey(claim), copyClaim(claim));
-    for (const key of newEventKeys) eventKeys.add(key);
-    for (const event of write.events) {
-      const stored = copyJson(event);
-      events.push(stored);
-      const stream = eventsByUser.get(stored.aggregateId);
-      if (stream === undefined) eventsByUser.set(stored.aggregateId, [stored]);
-      else stream.push(stored);
-    }
-    for (const notification of write.notifications) {
-      outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
-    }
-    return Promise.resolve({ ok: true });
-  }
-
-  /** Checked for the whole batch first, so that a batch that rejects writes none of its writes. */
-  async function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
-    const newEventKeys = writes.flatMap((write) => write.events.map((event) => `${event.sequence}:${event.aggregateId}`));
-    if (newEventKeys.some((key) => eventKeys.has(key)) || new Set(newEventKeys).size !== newEventKeys.length) {
-      throw new Error("memoryStore: an event with this user and sequence already exists");
-    }
-    const newNotificationIds = writes.flatMap((write) => write.notifications.map((notification) => notification.id));
-    if (newNotificationIds.some((id) => outbox.has(id)) || new Set(newNotificationIds).size !== newNotificationIds.length) {
-      throw new Error("memoryStore: a notification with this id already exists");
-    }
-    const outcomes: AppendOutcome[] = [];
-    for (const write of writes) outcomes.push(await appendUser(write));
-    return outcomes;
-  }
-
-  function leaseNotifications(request: LeaseRequest): Promise<readonly PendingNotification[]> {
-    // Named ids are looked up, not searched for: delivery right after a write stays O(1).
-    const candidates =
-      request.ids === undefined
-        ? outbox.values()
-        : request.ids
-            .map((id) => outbox.get(id))
-            .filter((entry) => entry !== undefined)
-            .sort((a, b) => a.order - b.order);
-    const leased: PendingNotification[] = [];
-    for (const entry of candidates) {
-      if (leased.length >= request.limit) break;
-      if (!isDue(entry.record, request.now)) continue;
-      entry.record = { ...entry.record, leasedUntil: request.leaseUntil.toISOString() };
-      leased.push(pendingOf(entry.record));
-    }
-    return Promise.resolve(leased);
-  }
-
-  function markNotificationDelivered(id: string, at: Date): Promise<void> {
-    updatePending(id, () => ({ state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
-    return Promise.resolve();
-  }
-
-  function markNotificationFailed(id: string, failure: DeliveryFailure): Promise<void> {
-    updatePending(id, (record) => {
-      const failed = { attempts: record.attempts + 1, failedAt: failure.at.toISOString(), lastError: failure.error, leasedUntil: undefined };
-      // A dead notification will never be sent: its plain code and link go, as on delivery.
-      return failure.retryAt === undefined
-        ? { ...failed, state: "dead", code: "", link: "", retryAt: undefined }
-        : { ...failed, retryAt: failure.retryAt.toISOString() };
-    });
-    return Promise.resolve();
-  }
-
-  const view = {
-    events: (): readonly StoredEvent[] => structuredClone(events),
-    claims: (): readonly UniqueClaim[] => [...claims.values()].map(copyClaim),
-    notifications: (): readonly NotificationRecord[] => [...outbox.values()].map((entry) => ({ ...entry.record })),
-  };
-
   return {
     findOrganization: (id) => Promise.resolve(copyJson(organizations.get(id))),
     findOrganizationByDomain: (domain) => {
@@ -222,14 +120,165 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       return Promise.resolve(copyJson(found));
     },
     findIdentityProvider: (id) => Promise.resolve(copyJson(providers.get(id))),
+  };
+}
+
+/**
+ * A `Storage` held in process memory: for tests and for embedding where durability is not needed.
+ * Seeded once with organizations and identity providers (copied; later changes to the seed are not seen).
+ */
+export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
+  const events: StoredEvent[] = [];
+  const streams = new Map<string, StoredEvent[]>();
+  const claims = new Map<string, HeldClaim>();
+  const outbox = new Map<string, OutboxEntry>();
+
+  /** Applies `change` to a pending notification; delivered and dead ones never change again. */
+  function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
+    const entry = outbox.get(id);
+    if (entry === undefined || entry.record.state !== "pending") return;
+    entry.record = patched(entry.record, change(entry.record));
+  }
+
+  /** Why `write` cannot be written now, checked in the port's order; undefined when it can. */
+  function refusal(write: UserAppend): AppendOutcome | undefined {
+    const stream = streams.get(write.userId);
+    const last = stream?.[stream.length - 1]?.sequence ?? 0;
+    const released = new Set((write.releasedClaims ?? []).map(claimKey));
+    const claimRefusal = (): AppendOutcome | undefined => {
+      const held = write.claims.find((claim) => {
+        const holder = claims.get(claimKey(claim));
+        // A claim this user gives up in the same append may be taken again by it.
+        return holder !== undefined && !(holder.userId === write.userId && released.has(claimKey(claim)));
+      });
+      const conflict = held ?? firstRepeatedClaim(write.claims);
+      return conflict === undefined ? undefined : { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
+    };
+    if (write.expectedSequence > 0) {
+      if (stream === undefined) return { ok: false, reason: "user-not-found" };
+      if (last !== write.expectedSequence) return { ok: false, reason: "sequence-conflict", actualSequence: last };
+      return claimRefusal();
+    }
+    return claimRefusal() ?? (stream !== undefined ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined);
+  }
+
+  function checkWellFormed(write: UserAppend, notificationIds: ReadonlySet<string>): void {
+    // In any order, but each of the sequences after the expected one exactly once.
+    const sequences = write.events.map((event) => event.sequence).sort((a, b) => a - b);
+    const follows = sequences.every((sequence, index) => sequence === write.expectedSequence + index + 1);
+    if (!follows || write.events.some((event) => event.aggregateId !== write.userId)) {
+      throw new Error("memoryStore: events must belong to the append's user and follow its expected sequence");
+    }
+    if (write.notifications.some((notification) => outbox.has(notification.id) || notificationIds.has(notification.id))) {
+      throw new Error("memoryStore: a notification with this id already exists");
+    }
+  }
+
+  function write(append: UserAppend): void {
+    for (const claim of append.releasedClaims ?? []) {
+      const key = claimKey(claim);
+      if (claims.get(key)?.userId === append.userId) claims.delete(key);
+    }
+    for (const claim of append.claims) claims.set(claimKey(claim), { claim: copyClaim(claim), userId: append.userId });
+    let stream = streams.get(append.userId);
+    if (stream === undefined) streams.set(append.userId, (stream = []));
+    for (const event of [...append.events].sort((a, b) => a.sequence - b.sequence)) {
+      const stored = copyJson(event);
+      events.push(stored);
+      stream.push(stored);
+    }
+    for (const notification of append.notifications) {
+      outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
+    }
+  }
+
+  function append(request: UserAppend): Promise<AppendOutcome> {
+    // Everything is checked before anything is written, so a refused append leaves no trace.
+    try {
+      checkWellFormed(request, new Set());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const refused = refusal(request);
+    if (refused !== undefined) return Promise.resolve(refused);
+    write(request);
+    return Promise.resolve({ ok: true });
+  }
+
+  /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */
+  function appendNewUsers(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]> {
+    const ids = new Set<string>();
+    try {
+      for (const request of appends) {
+        if (request.expectedSequence !== 0) throw new Error("memoryStore: appendNewUsers takes new users only");
+        checkWellFormed(request, ids);
+        for (const notification of request.notifications) ids.add(notification.id);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(
+      appends.map((request) => {
+        const refused = refusal(request);
+        if (refused !== undefined) return refused;
+        write(request);
+        return { ok: true };
+      }),
+    );
+  }
+
+  const userLog: MemoryUserLog = {
     findHeldClaims: (wanted) => Promise.resolve(wanted.filter((claim) => claims.has(claimKey(claim))).map(copyClaim)),
-    appendUser,
-    appendUsers,
-    loadEvents: (userId) =>
-      Promise.resolve(structuredClone(eventsByUser.get(userId) ?? []).sort((a, b) => a.sequence - b.sequence)),
-    leaseNotifications,
-    markNotificationDelivered,
-    markNotificationFailed,
+    append,
+    appendNewUsers,
+    loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).map(copyJson)),
+  };
+
+  const notificationOutbox: Outbox = {
+    lease(request: LeaseRequest) {
+      // Named ids are looked up, not searched for: delivery right after a write stays O(1).
+      const candidates =
+        request.ids === undefined
+          ? outbox.values()
+          : request.ids
+              .map((id) => outbox.get(id))
+              .filter((entry) => entry !== undefined)
+              .sort((a, b) => a.order - b.order);
+      const leased: PendingNotification[] = [];
+      for (const entry of candidates) {
+        if (leased.length >= request.limit) break;
+        if (!isDue(entry.record, request.now)) continue;
+        entry.record = { ...entry.record, leasedUntil: request.leaseUntil.toISOString() };
+        leased.push(pendingOf(entry.record));
+      }
+      return Promise.resolve(leased);
+    },
+    markDelivered(id, at) {
+      updatePending(id, () => ({ state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
+      return Promise.resolve();
+    },
+    markFailed(id, failure: DeliveryFailure) {
+      updatePending(id, (record) => {
+        const failed = { attempts: record.attempts + 1, failedAt: failure.at.toISOString(), lastError: failure.error, leasedUntil: undefined };
+        // A dead notification will never be sent: its plain code and link go, as on delivery.
+        return failure.retryAt === undefined
+          ? { ...failed, state: "dead", code: "", link: "", retryAt: undefined }
+          : { ...failed, retryAt: failure.retryAt.toISOString() };
+      });
+      return Promise.resolve();
+    },
+  };
+
+  const view = {
+    events: (): readonly StoredEvent[] => structuredClone(events),
+    claims: (): readonly UniqueClaim[] => [...claims.values()].map((held) => copyClaim(held.claim)),
+    notifications: (): readonly NotificationRecord[] => [...outbox.values()].map((entry) => ({ ...entry.record })),
+  };
+
+  return {
+    directory: memoryDirectory(seed),
+    userLog,
+    outbox: notificationOutbox,
     ...view,
     snapshot: () => ({ events: view.events(), claims: view.claims(), notifications: view.notifications() }),
   };

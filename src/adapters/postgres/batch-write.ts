@@ -1,4 +1,5 @@
-import type { AppendOutcome, UniqueClaim, UserWrite } from "../../ports/storage.js";
+import { claimKey } from "../../core/claims.js";
+import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
 import type { SqlTransaction } from "./sql-database.js";
 import { lockClaimsSql } from "./statements.js";
 
@@ -49,12 +50,7 @@ interface WonClaim {
   readonly writer: string;
 }
 
-/** Kinds never hold a NUL, and neither do scopes, which are ids: the parts stay apart. */
-function claimKey(claim: UniqueClaim): string {
-  return `${claim.kind}\u0000${claim.scope}\u0000${claim.key}`;
-}
-
-function tagged(writes: readonly UserWrite[]): { claims: string; events: string; notifications: string } {
+function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string } {
   return {
     claims: JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key, writer: write.userId })))),
     events: JSON.stringify(writes.flatMap((write) => write.events.map((event) => ({ writer: write.userId, ...event })))),
@@ -67,7 +63,7 @@ function tagged(writes: readonly UserWrite[]): { claims: string; events: string;
  * still undecided, so whoever wins a claim in the round is the first in input order to want it.
  * The others wait for the next round, when the writes before them are decided.
  */
-function splitRound<T extends { readonly write: UserWrite }>(pending: readonly T[]): { round: T[]; later: T[] } {
+function splitRound<T extends { readonly write: UserAppend }>(pending: readonly T[]): { round: T[]; later: T[] } {
   const wanted = new Set<string>();
   const round: T[] = [];
   const later: T[] = [];
@@ -80,7 +76,7 @@ function splitRound<T extends { readonly write: UserWrite }>(pending: readonly T
 }
 
 /** The first of the write's claims (in its order) that it did not win, each won claim counting once. */
-function firstNotWon(write: UserWrite, won: readonly WonClaim[]): UniqueClaim | undefined {
+function firstNotWon(write: UserAppend, won: readonly WonClaim[]): UniqueClaim | undefined {
   // Won rows are distinct claims of this write: as many as it asked for means it won them all.
   if (won.length === write.claims.length) return undefined;
   const left = new Map<string, number>();
@@ -104,7 +100,7 @@ function wonClaimOf(row: unknown): WonClaim {
  * then the events and notifications of the writes that won all theirs. A write sharing a claim with
  * an earlier one of the batch waits for a further round; a refused write's claims are given back.
  */
-export async function appendBatch(tx: SqlTransaction, writes: readonly UserWrite[]): Promise<AppendOutcome[]> {
+export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppend[]): Promise<AppendOutcome[]> {
   const outcomes: AppendOutcome[] = new Array<AppendOutcome>(writes.length);
   let pending = writes.map((write, index) => ({ write, index }));
   let toLock = JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key }))));
@@ -123,7 +119,7 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserWrite
     for (const { write, index } of round) {
       const mine = wonByWriter.get(write.userId) ?? [];
       const conflict = firstNotWon(write, mine);
-      outcomes[index] = conflict === undefined ? { ok: true } : { ok: false, conflict };
+      outcomes[index] = conflict === undefined ? { ok: true } : { ok: false, reason: "claim-held", conflict };
       if (conflict !== undefined) giveBack.push(...mine);
     }
     if (giveBack.length > 0) await tx.query(giveBackSql, [JSON.stringify(giveBack)]);

@@ -4,7 +4,6 @@ import type { JsonObject } from "../../shared/json.js";
 import type {
   ClaimKind,
   DeliveryState,
-  EventType,
   IdentityProvider,
   NotificationKind,
   NotificationRecord,
@@ -23,7 +22,7 @@ interface ClaimRow {
 }
 
 interface EventRow {
-  readonly type: EventType;
+  readonly type: string;
   readonly aggregate_id: string;
   readonly org_id: string;
   readonly sequence: number;

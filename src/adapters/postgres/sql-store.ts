@@ -1,35 +1,43 @@
+import { firstRepeatedClaim, sameClaim } from "../../core/claims.js";
 import type {
   AppendOutcome,
+  Directory,
   IdentityProvider,
   Organization,
+  Outbox,
   Storage,
   StorageSnapshot,
   UniqueClaim,
-  UserWrite,
+  UserAppend,
+  UserLog,
 } from "../../ports/storage.js";
-import { toClaim, toEvent, toIdentityProvider, toOrganization, toPending, toRecord } from "./rows.js";
 import { appendBatch } from "./batch-write.js";
+import { toClaim, toEvent, toIdentityProvider, toOrganization, toPending, toRecord } from "./rows.js";
 import type { SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
 
+/** The SQL user log always has the batch write: one transaction per batch. */
+export interface SqlUserLog extends UserLog {
+  appendNewUsers(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
+}
+
 /** A `Storage` on PostgreSQL's SQL, plus what a host needs to fill and inspect it. */
 export interface SqlStore extends Storage {
+  readonly userLog: SqlUserLog;
   /** Creates or replaces an organization, its domains (in the order given) and its policy. */
   upsertOrganization(organization: Organization): Promise<void>;
   /** Creates or replaces an identity provider; its organization must exist. */
   upsertIdentityProvider(provider: IdentityProvider): Promise<void>;
-  /** The batch write is always there on SQL stores: one transaction per batch. */
-  appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]>;
   /** Every event, claim and notification, each in writing order: for tests and inspection, not for big tables. */
   snapshot(): Promise<StorageSnapshot>;
 }
 
-function sameClaim(a: UniqueClaim, b: UniqueClaim): boolean {
-  return a.kind === b.kind && a.scope === b.scope && a.key === b.key;
-}
-
 function toJsonClaims(claims: readonly UniqueClaim[]): string {
   return JSON.stringify(claims.map(({ kind, scope, key }) => ({ kind, scope, key })));
+}
+
+function errorCode(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
 }
 
 /**
@@ -37,7 +45,7 @@ function toJsonClaims(claims: readonly UniqueClaim[]): string {
  * should the database report one anyway, it has rolled the transaction back, and it can run again.
  */
 function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   return code === "40P01" || code === "40001";
 }
 
@@ -51,22 +59,25 @@ async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promi
   }
 }
 
-/** The SQLSTATE `human_users_claim_held()` raises. */
-function isClaimHeld(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "HU409";
+/** The SQLSTATE `human_users_claim_held()` raises: the append was refused, the store reads why. */
+function isRefused(error: unknown): boolean {
+  return errorCode(error) === "HU409";
 }
 
-/** The first claim that `claims` repeats, if any: a write cannot hold one claim twice. */
-function firstRepeated(claims: readonly UniqueClaim[]): UniqueClaim | undefined {
-  return claims.find((claim, index) => claims.findIndex((other) => sameClaim(other, claim)) < index);
+/** Another append took the same place in the stream first. */
+function isSequenceTaken(error: unknown): boolean {
+  return errorCode(error) === "23505" && (error as { constraint?: unknown }).constraint === "human_users_events_user_sequence";
 }
 
-function writeParams(write: UserWrite): unknown[] {
-  return [toJsonClaims(write.claims), JSON.stringify(write.events), JSON.stringify(write.notifications), write.userId];
-}
-
-function refused(conflict: UniqueClaim): AppendOutcome {
-  return { ok: false, conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
+function appendParams(append: UserAppend): unknown[] {
+  return [
+    toJsonClaims(append.claims),
+    JSON.stringify(append.events),
+    JSON.stringify(append.notifications),
+    append.userId,
+    append.expectedSequence,
+    toJsonClaims(append.releasedClaims ?? []),
+  ];
 }
 
 export function sqlStore(db: SqlDatabase): SqlStore {
@@ -77,32 +88,54 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     return claims.filter((claim) => held.some((candidate) => sameClaim(candidate, claim))).map(toClaim);
   }
 
-  /** The claim to name after the write was refused: the first held one, in the write's order. */
-  async function conflictOf(write: UserWrite): Promise<UniqueClaim | undefined> {
-    return (await findHeldClaims(write.claims))[0] ?? firstRepeated(write.claims);
+  async function lastSequence(userId: string): Promise<number> {
+    const row = (await db.query(sql.lastSequenceSql, [userId])).rows[0] as { last?: unknown } | undefined;
+    return Number(row?.last ?? 0);
   }
 
-  async function appendUser(write: UserWrite): Promise<AppendOutcome> {
-    // Claims are never given up once committed, so a refused write finds its conflict held; the
-    // loop only guards against a store that somehow answers otherwise.
+  /** Why a refused append was refused, in the port's order; undefined if nothing is wrong any more. */
+  async function refusalOf(append: UserAppend): Promise<AppendOutcome | undefined> {
+    const claimRefusal = async (): Promise<AppendOutcome | undefined> => {
+      const conflict = (await findHeldClaims(append.claims))[0] ?? firstRepeatedClaim(append.claims);
+      return conflict === undefined ? undefined : { ok: false, reason: "claim-held", conflict: toClaim(conflict) };
+    };
+    const last = await lastSequence(append.userId);
+    if (append.expectedSequence > 0) {
+      if (last === 0) return { ok: false, reason: "user-not-found" };
+      if (last !== append.expectedSequence) return { ok: false, reason: "sequence-conflict", actualSequence: last };
+      return claimRefusal();
+    }
+    return (await claimRefusal()) ?? (last !== 0 ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined);
+  }
+
+  async function append(request: UserAppend): Promise<AppendOutcome> {
+    // A refusal found to have gone away when its reason is read (a claim given up meanwhile) is
+    // tried again; the loop only bounds a store that keeps answering so.
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        await retryingConflicts(() => db.query(sql.appendUserSql, writeParams(write)));
+        await retryingConflicts(() => db.query(sql.appendSql, appendParams(request)));
         return { ok: true };
       } catch (error) {
-        if (!isClaimHeld(error)) throw error;
-        const conflict = await conflictOf(write);
-        if (conflict !== undefined) return refused(conflict);
+        if (isSequenceTaken(error)) return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
+        if (!isRefused(error)) throw error;
+        const refusal = await refusalOf(request);
+        if (refusal !== undefined) return refusal;
       }
     }
-    throw new Error("human-users: the write was refused for a held claim, but none of its claims is held");
+    throw new Error("human-users: the append was refused, but nothing that refuses it is there any more");
   }
 
-  /** One transaction for the batch, usually one statement (see batch-write.ts). */
-  function appendUsers(writes: readonly UserWrite[]): Promise<readonly AppendOutcome[]> {
-    if (writes.length === 0) return Promise.resolve([]);
-    return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, writes)));
-  }
+  const userLog: SqlUserLog = {
+    findHeldClaims,
+    append,
+    /** One transaction for the batch, usually one statement (see batch-write.ts). */
+    appendNewUsers(appends) {
+      if (appends.length === 0) return Promise.resolve([]);
+      if (appends.some((request) => request.expectedSequence !== 0)) return Promise.reject(new Error("appendNewUsers takes new users only"));
+      return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, appends)));
+    },
+    loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
+  };
 
   async function findOne<T>(text: string, param: string, map: (row: unknown) => T): Promise<T | undefined> {
     const result = await db.query(text, [param]);
@@ -110,15 +143,14 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     return row === undefined ? undefined : map(row);
   }
 
-  return {
+  const directory: Directory = {
     findOrganization: (id) => findOne(sql.organizationByIdSql, id, toOrganization),
     findOrganizationByDomain: (domain) => findOne(sql.organizationByDomainSql, domain, toOrganization),
     findIdentityProvider: (id) => findOne(sql.identityProviderSql, id, toIdentityProvider),
-    findHeldClaims,
-    appendUser,
-    appendUsers,
-    loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
-    async leaseNotifications(request) {
+  };
+
+  const outbox: Outbox = {
+    async lease(request) {
       if (request.limit <= 0 || request.ids?.length === 0) return [];
       const window = [request.now.toISOString(), request.leaseUntil.toISOString(), request.limit];
       const leased =
@@ -127,18 +159,25 @@ export function sqlStore(db: SqlDatabase): SqlStore {
           : await db.query(sql.leaseIdsSql, [...window, JSON.stringify(request.ids)]);
       return leased.rows.map(toPending);
     },
-    async markNotificationDelivered(id, at) {
+    async markDelivered(id, at) {
       await db.query(sql.deliveredSql, [id, at.toISOString()]);
     },
-    async markNotificationFailed(id, failure) {
+    async markFailed(id, failure) {
       await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null]);
     },
+  };
+
+  return {
+    directory,
+    userLog,
+    outbox,
     async upsertOrganization(organization) {
       await db.transaction(async (tx) => {
         const policy = organization.policy === undefined ? null : JSON.stringify(organization.policy);
-        await tx.query(sql.upsertOrganizationSql, [organization.id, policy, JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })))]);
+        const domains = JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })));
+        await tx.query(sql.upsertOrganizationSql, [organization.id, policy, domains]);
         await tx.query(sql.deleteDomainsSql, [organization.id]);
-        await tx.query(sql.insertDomainsSql, [organization.id, JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })))]);
+        await tx.query(sql.insertDomainsSql, [organization.id, domains]);
       });
     },
     async upsertIdentityProvider(provider) {

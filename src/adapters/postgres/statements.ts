@@ -27,22 +27,33 @@ const lockClaims = `
 export const lockClaimsSql = lockClaims;
 
 /**
- * One user's write as one statement. Claims first (after their locks): `ON CONFLICT DO NOTHING`
- * keeps only the claims this write won; events and notifications are written only when it won
- * them all. `finish` decides what happens otherwise.
- * $1 claims, $2 events, $3 notifications (JSON arrays), $4 the user id.
+ * One append as one statement, its own transaction, one round trip. Claims are locked first (in
+ * the global order), then: the stream's last sequence must be the expected one; the claims given
+ * up are deleted; the claims taken are inserted (`ON CONFLICT DO NOTHING` keeps only those won);
+ * events and notifications are written only when the sequence matched and every claim was won.
+ * Otherwise `human_users_claim_held()` raises HU409, which aborts the statement and so undoes it
+ * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
+ * index instead (23505).
+ * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
+ * sequence, $6 claims given up.
  */
-function userWriteSql(finish: string): string {
-  return `
+export const appendSql = `
 WITH locked AS (${lockClaims}
+), stream AS (
+  SELECT coalesce(max(sequence), 0) = $5::integer AS current FROM human_users_events WHERE aggregate_id = $4
+), released AS (
+  DELETE FROM human_users_claims h
+  USING json_to_recordset($6::json) AS c(kind text, scope text, key text)
+  WHERE (SELECT current FROM stream) AND h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = $4
+  RETURNING h.kind
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
   SELECT c.kind, c.scope, c.key, $4 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
-  WHERE (SELECT held FROM locked) IS NOT NULL
+  WHERE (SELECT held FROM locked) IS NOT NULL AND (SELECT current FROM stream)
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key
 ), complete AS (
-  SELECT count(*) = json_array_length($1::json) AS ok FROM claimed
+  SELECT (SELECT current FROM stream) AND count(*) = json_array_length($1::json) AS ok FROM claimed
 ), events AS (
   INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
@@ -55,14 +66,10 @@ WITH locked AS (${lockClaims}
     locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE (SELECT ok FROM complete)
 )
-${finish}`;
-}
+SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete`;
 
-/**
- * On its own the write is its own transaction, one round trip: a held claim raises HU409, which
- * aborts the statement and so undoes the claims it had won.
- */
-export const appendUserSql = userWriteSql("SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete");
+/** The stream's last sequence (0 when it does not exist). $1 the user id. */
+export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
 
 /** LATERAL ... LIMIT 1 makes one primary-key probe per asked claim, never a scan of the table. */
 export const heldClaimsSql = `

@@ -1,5 +1,6 @@
-import type { Storage, UniqueClaim } from "../../ports/storage.js";
-import { claimKey } from "./write-order.js";
+import type { Directory } from "../../ports/directory.js";
+import type { UniqueClaim, UserLog } from "../../ports/user-log.js";
+import { claimKey } from "../claims.js";
 
 /** Entries kept per lookup before the cache starts over, so memory stays bounded on any input. */
 const CACHE_LIMIT = 10_000;
@@ -31,7 +32,7 @@ interface WaitingAsk {
  * `findHeldClaims` asked by many users being prepared at once becomes one call per turn of the
  * event loop: one round trip for a whole wave of users instead of one each.
  */
-function coalesced(findHeldClaims: Storage["findHeldClaims"]): Storage["findHeldClaims"] {
+function coalesced(findHeldClaims: UserLog["findHeldClaims"]): UserLog["findHeldClaims"] {
   let waiting: WaitingAsk[] = [];
   let waitingClaims = 0;
 
@@ -63,23 +64,20 @@ function coalesced(findHeldClaims: Storage["findHeldClaims"]): Storage["findHeld
 }
 
 /**
- * The store as one bulk import sees it: organizations, domains and identity providers are looked
- * up once per import (they are not expected to change while it runs), and claim lookups are
- * coalesced. Writes go straight to the store.
+ * The lookups of one bulk import: organizations, domains and identity providers are looked up once
+ * per import (they are not expected to change while it runs), and claim lookups are coalesced.
+ * Appends go straight to the user log.
  */
-export function bulkLookups(storage: Storage): Storage {
-  const findOrganization = cached((id) => storage.findOrganization(id));
-  const findOrganizationByDomain = cached((domain) => storage.findOrganizationByDomain(domain.toLowerCase()));
-  const findIdentityProvider = cached((id) => storage.findIdentityProvider(id));
+export function bulkLookups(directory: Directory, userLog: UserLog): { readonly directory: Directory; readonly userLog: UserLog } {
+  const findOrganization = cached((id) => directory.findOrganization(id));
+  const findOrganizationByDomain = cached((domain) => directory.findOrganizationByDomain(domain.toLowerCase()));
+  const findIdentityProvider = cached((id) => directory.findIdentityProvider(id));
   return {
-    findOrganization,
-    findOrganizationByDomain,
-    findIdentityProvider,
-    findHeldClaims: coalesced((claims) => storage.findHeldClaims(claims)),
-    appendUser: (write) => storage.appendUser(write),
-    loadEvents: (userId) => storage.loadEvents(userId),
-    leaseNotifications: (request) => storage.leaseNotifications(request),
-    markNotificationDelivered: (id, at) => storage.markNotificationDelivered(id, at),
-    markNotificationFailed: (id, failure) => storage.markNotificationFailed(id, failure),
+    directory: { findOrganization, findOrganizationByDomain, findIdentityProvider },
+    userLog: {
+      findHeldClaims: coalesced((claims) => userLog.findHeldClaims(claims)),
+      append: (request) => userLog.append(request),
+      loadEvents: (userId) => userLog.loadEvents(userId),
+    },
   };
 }

@@ -1,15 +1,16 @@
-import { err, type Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
-import type { Storage, UniqueClaim } from "../../ports/storage.js";
-import type { OperationContext } from "../context.js";
+import type { UniqueClaim, UserLog } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { importSpec } from "../commands/import-human-user.js";
+import { limiter, type Limiter } from "../../shared/limiter.js";
+import type { UserDraft } from "../user-draft.js";
+import type { OperationContext } from "../context.js";
+import { importHumanUserCommand } from "../commands/import-human-user.js";
 import { portFailure } from "../commands/port-call.js";
-import { finishUserCreation, prepareUserCreation, type PreparedUser } from "../commands/run-user-creation.js";
-import { resolvePorts, type ResolvedPorts } from "../resolved-ports.js";
+import { continueCommand, decideCommand, finishCommand, prepareCommand, type Decided, type PreparedCommand } from "../commands/runner.js";
+import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { bulkLookups } from "./bulk-lookups.js";
-import { limiter, type Limiter } from "../../shared/limiter.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
 import { writeOrder, type WriteOrder } from "./write-order.js";
 
@@ -19,7 +20,7 @@ export interface StopSignal {
 }
 
 export interface BulkImportOptions {
-  /** Users per storage write (one `appendUsers` call). Default 500. */
+  /** Users per storage write (one `appendNewUsers` call). Default 500. */
   readonly batchSize?: number;
   /** Users checked at the same time (validation, lookups, hashing of plain passwords). Default 64. */
   readonly concurrency?: number;
@@ -45,7 +46,13 @@ export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
 export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
 
-type Prepared = Result<PreparedUser<ImportHumanUserResponse>, ErrorBody>;
+/** One item checked and decided (steps 1 to 6), its append not written yet. */
+interface ReadyUser {
+  readonly prepared: PreparedCommand<UserDraft, ImportHumanUserResponse>;
+  readonly decided: Decided<ImportHumanUserResponse>;
+}
+
+type Prepared = Result<ReadyUser, ErrorBody>;
 type Answer = Result<ImportHumanUserResponse, ErrorBody>;
 
 /** Items read from the source, their preparation started. */
@@ -60,8 +67,9 @@ interface Chunk {
 
 interface Run {
   readonly ports: ResolvedPorts;
-  /** The store itself, for writes: lookups go through `ports.storage`. */
-  readonly storage: Storage;
+  readonly runtime: CommandRuntime;
+  /** The store's own user log, for writes: lookups go through `ports`, cached and coalesced. */
+  readonly userLog: UserLog;
   readonly context: OperationContext;
   readonly batchSize: number;
   readonly preparing: Limiter;
@@ -100,20 +108,36 @@ async function readChunk(run: Run, items: AsyncIterator<unknown> | Iterator<unkn
     }
     if (next.done === true) return { firstIndex, preparations, last: true };
     const request = next.value;
-    preparations.push(run.preparing.run(() => prepareUserCreation(run.ports, request, run.context, importSpec)));
+    preparations.push(run.preparing.run(() => prepareItem(run, request)));
   }
   return { firstIndex, preparations, last: false };
 }
 
-/** Hands over the user's notifications and makes its body, once the store has answered its write. */
-function answerWritten(run: Run, user: PreparedUser<ImportHumanUserResponse>, written: WriteAnswer | undefined): Promise<Answer> {
+/** Steps 1 to 6 of `importHumanUser` for one item. Never rejects. */
+async function prepareItem(run: Run, request: unknown): Promise<Prepared> {
+  const prepared = await prepareCommand(run.ports, request, run.context, importHumanUserCommand);
+  if (prepared.isErr()) return err(prepared.error);
+  const decided = await decideCommand(run.ports, prepared.value, 1);
+  if (decided.isErr()) return err(decided.error);
+  if (decided.value.append === undefined) return err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
+  return ok({ prepared: prepared.value, decided: decided.value });
+}
+
+/**
+ * Hands over the user's notifications and makes its body once the store has answered its append;
+ * an append that must be decided again (a generated id taken meanwhile) goes on as `importHumanUser` would.
+ */
+function answerWritten(run: Run, user: ReadyUser, written: WriteAnswer | undefined): Promise<Answer> {
   if (written === undefined) return Promise.resolve(err(portFailure(new Error("no answer for a write"), "bulk import", run.ports.logger)));
   if (written.isErr()) return Promise.resolve(err(written.error));
-  return run.finishing.run(() => finishUserCreation(run.ports, user, written.value));
+  return run.finishing.run(async () => {
+    const finish = await finishCommand(run.ports, run.runtime, user.decided, written.value);
+    return finish.retry ? continueCommand(run.ports, run.runtime, user.prepared, 2) : finish.answer;
+  });
 }
 
 function claimsOf(prepared: readonly Prepared[]): UniqueClaim[] {
-  return prepared.flatMap((item) => (item.isOk() ? item.value.planned.write.claims : []));
+  return prepared.flatMap((item) => (item.isOk() ? (item.value.decided.append?.claims ?? []) : []));
 }
 
 /** Writes the chunk's prepared users in one batch, when its turn comes, and answers every item of it in order; never rejects. */
@@ -130,7 +154,7 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
     const ready = prepared.flatMap((item) => (item.isOk() ? [item.value] : []));
     let written: WriteAnswer[];
     try {
-      written = await writeBatch(run.ports, run.storage, ready.map((user) => user.planned.write));
+      written = await writeBatch(run.ports, run.userLog, ready.flatMap((user) => (user.decided.append === undefined ? [] : [user.decided.append])));
     } finally {
       writeOver();
     }
@@ -151,22 +175,25 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
  *
  * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded
  * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
- * a time, through the store's `appendUsers` when it has one; of two items claiming one username,
+ * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one username,
  * the first in input order wins and the other answers 6, in the same batch or not. One bad item
  * never fails its neighbours. Never throws: a port failure answers 13 or 14 for the items it
  * touched, and a source that throws ends the outcomes with a code-13 answer at the position it
  * failed at.
  */
-export async function* importHumanUsers(
+export async function* runBulkImport(
   ports: Ports,
   source: BulkImportSource,
   context: OperationContext,
-  options: BulkImportOptions = {},
+  options: BulkImportOptions,
+  runtime: CommandRuntime,
 ): AsyncGenerator<BulkImportOutcome, void, undefined> {
   const concurrency = wholeNumber(options.concurrency, defaultBulkImportOptions.concurrency);
+  const lookups = bulkLookups(ports.directory ?? ports.storage.directory, ports.storage.userLog);
   const run: Run = {
-    ports: resolvePorts({ ...ports, storage: bulkLookups(ports.storage) }),
-    storage: ports.storage,
+    ports: resolvePorts({ ...ports, directory: lookups.directory, storage: { ...ports.storage, userLog: lookups.userLog } }, runtime),
+    runtime,
+    userLog: ports.storage.userLog,
     context,
     batchSize: wholeNumber(options.batchSize, defaultBulkImportOptions.batchSize),
     preparing: limiter(concurrency),

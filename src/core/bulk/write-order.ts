@@ -1,9 +1,5 @@
-import type { UniqueClaim } from "../../ports/storage.js";
-
-/** One string per claim. Kinds hold no NUL, nor do scopes (ids), so the parts stay apart. */
-export function claimKey(claim: UniqueClaim): string {
-  return `${claim.kind}\u0000${claim.scope}\u0000${claim.key}`;
-}
+import type { UniqueClaim } from "../../ports/user-log.js";
+import { claimKey } from "../claims.js";
 
 interface Writing {
   readonly keys: ReadonlySet<string>;

@@ -1,24 +1,16 @@
-import { ResultAsync } from "neverthrow";
-import type { Ports } from "../../ports/index.js";
-import type { OperationContext } from "../context.js";
-import type { ErrorBody } from "../../shared/error-body.js";
-import type { ImportHumanUserRequest } from "../requests.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { importRequestShape, parseImportRequest } from "../schemas/import-human-user.js";
+import type { UserDraft } from "../user-draft.js";
 import { durationSeconds } from "../wire/timestamp.js";
 import { pruneEmpty } from "../wire/prune.js";
-import { runUserCreation, type OperationSpec } from "./run-user-creation.js";
+import type { Command } from "./command.js";
+import { decideCreation, type CreationSpec } from "./user-creation.js";
 
-/** Operation B in the shared pipeline; bulk import reuses it. */
-export const importSpec: OperationSpec<ImportHumanUserResponse> = {
-  operation: "import",
-  shape: importRequestShape,
-  // An empty header names no organization, as an absent one.
-  target: (_request, context, requester) => ({ orgId: context.orgId || requester.orgId }),
-  parse: parseImportRequest,
-  usernameField: (request) => (request["userName"] != null ? "userName" : "email.email"),
-  respond(planned, facts) {
-    const passwordless = planned.passwordlessLink;
+const creation: CreationSpec<ImportHumanUserResponse> = {
+  kind: "import",
+  usernameField: ({ request }) => (request["userName"] != null ? "userName" : "email.email"),
+  respond(facts, extras) {
+    const passwordless = extras.passwordlessLink;
     const lifetime = passwordless === undefined ? undefined : durationSeconds(passwordless.lifetimeSeconds);
     return pruneEmpty<ImportHumanUserResponse>({
       userId: facts.userId,
@@ -30,17 +22,15 @@ export const importSpec: OperationSpec<ImportHumanUserResponse> = {
 };
 
 /**
- * Operation B, ZITADEL's `ImportHumanUser` (`POST /management/v1/users/human/_import`): the same
- * rules and write as operation A, with the import request's shape, the organization header
- * (`context.orgId`), initialization mails and the passwordless registration link. Never throws or
- * rejects.
+ * ZITADEL's management `ImportHumanUser` (`POST /management/v1/users/human/_import`): a new user
+ * with its old password hash, initialization mail and passwordless link; bulk import reuses it.
  */
-export function importHumanUser(
-  ports: Ports,
-  request: ImportHumanUserRequest,
-  context?: OperationContext,
-): ResultAsync<ImportHumanUserResponse, ErrorBody>;
-export function importHumanUser(ports: Ports, request: unknown, context?: OperationContext): ResultAsync<ImportHumanUserResponse, ErrorBody>;
-export function importHumanUser(ports: Ports, request: unknown, context?: OperationContext): ResultAsync<ImportHumanUserResponse, ErrorBody> {
-  return new ResultAsync(runUserCreation(ports, request, context, importSpec));
-}
+export const importHumanUserCommand: Command<UserDraft, ImportHumanUserResponse> = {
+  name: "importHumanUser",
+  shape: importRequestShape,
+  access: () => ({ permission: "user.write", proof: false }),
+  // An empty header names no organization, as an absent one.
+  target: (_request, context, requester) => ({ organization: { orgId: context.orgId || (requester?.orgId ?? "") } }),
+  parse: parseImportRequest,
+  decide: (input) => decideCreation(creation, input),
+};

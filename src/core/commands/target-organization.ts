@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Requester } from "../../ports/authorizer.js";
-import type { Organization } from "../../ports/storage.js";
+import type { Permission, Requester } from "../../ports/authorizer.js";
+import type { Organization } from "../../ports/directory.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { organizationNotFound, permissionDenied } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
@@ -10,7 +10,7 @@ import { callPort } from "./port-call.js";
 export type OrganizationRef = { readonly orgId: string } | { readonly orgDomain: string };
 
 /**
- * Finds the organization and checks `user.write` there. A missing organization answers 5 only to
+ * Finds the organization and checks `permission` there. A missing organization answers 5 only to
  * a requester allowed to write users instance-wide, and 7 to everyone else, so that nobody learns
  * which organizations exist.
  */
@@ -18,15 +18,16 @@ export async function authorizeTarget(
   ports: ResolvedPorts,
   requester: Requester,
   target: OrganizationRef,
+  permission: Permission,
 ): Promise<Result<Organization, ErrorBody>> {
-  const { storage, authorizer, logger } = ports;
+  const { directory, authorizer, logger } = ports;
   const found = await callPort("storage lookup of the organization", logger, () =>
-    "orgId" in target ? storage.findOrganization(target.orgId) : storage.findOrganizationByDomain(target.orgDomain),
+    "orgId" in target ? directory.findOrganization(target.orgId) : directory.findOrganizationByDomain(target.orgDomain),
   );
   if (found.isErr()) return err(found.error);
   const organization = found.value;
   const allowed = await callPort("authorizer", logger, () =>
-    authorizer.hasPermission(requester, "user.write", organization?.id),
+    authorizer.hasPermission(requester, permission, organization?.id),
   );
   if (allowed.isErr()) return err(allowed.error);
   if (organization === undefined) return err(allowed.value ? organizationNotFound() : permissionDenied());

@@ -6,6 +6,7 @@ const HTTP_STATUS: Readonly<Record<StatusCode, number>> = {
   6: 409,
   7: 403,
   9: 400,
+  10: 409,
   13: 500,
   14: 503,
   16: 401,

@@ -1,22 +1,49 @@
-// The errors the two operations answer with. Ids are stable: hosts and tests may rely on them.
-import type { ClaimKind } from "../../ports/storage.js";
+// The errors the operations answer with. Ids are stable: hosts and tests may rely on them, by
+// name through `errorIds` rather than by their text.
+import type { ClaimKind } from "../../ports/user-log.js";
 import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from "../../shared/error-body.js";
 
-export const notAnObject = (): ErrorBody => errorBody(3, "USER-b0dy", "the request body must be a JSON object");
-export const nestedTooDeeply = (): ErrorBody => errorBody(3, "USER-d33p", "the request body is nested too deeply");
-export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument("USER-1nv4", violations);
-export const unauthenticated = (): ErrorBody => errorBody(16, "USER-4uth", "the request is not authenticated");
-export const permissionDenied = (): ErrorBody => errorBody(7, "USER-p3rm", "no permission to write users in this organization");
-export const organizationNotFound = (): ErrorBody => errorBody(5, "USER-0rg5", "the organization does not exist");
-export const identityProviderNotFound = (): ErrorBody =>
-  errorBody(9, "USER-1dp9", "an identity provider does not exist on the organization or the instance");
-export const internal = (): ErrorBody => errorBody(13, "USER-1nt3", "internal error");
-export const unavailable = (): ErrorBody => errorBody(14, "USER-unv4", "storage is unavailable, try again later");
+/** Every error id the operations answer with, by what it means. */
+export const errorIds = {
+  notAnObject: "USER-b0dy",
+  nestedTooDeeply: "USER-d33p",
+  invalidRequest: "USER-1nv4",
+  unauthenticated: "USER-4uth",
+  permissionDenied: "USER-p3rm",
+  organizationNotFound: "USER-0rg5",
+  userNotFound: "USER-u5r5",
+  identityProviderNotFound: "USER-1dp9",
+  internal: "USER-1nt3",
+  unavailable: "USER-unv4",
+  aborted: "USER-4brt",
+  userIdTaken: "USER-1d6x",
+  usernameTaken: "USER-n4m6",
+  accountTaken: "USER-l1n6",
+  reservedDomain: "USER-d0m3",
+} as const;
 
-const CLAIM_ERRORS: Readonly<Record<ClaimKind, readonly [id: string, message: string]>> = {
-  user_id: ["USER-1d6x", "a user with this userId already exists"],
-  username: ["USER-n4m6", "the username is already taken"],
-  idp_link: ["USER-l1n6", "this identity provider account is already linked to a user"],
+/** One of the operations' error ids (`USER-n4m6`, ...); the password functions' ids are `PasswordErrorId`. */
+export type ErrorId = (typeof errorIds)[keyof typeof errorIds];
+
+export const notAnObject = (): ErrorBody => errorBody(3, errorIds.notAnObject, "the request body must be a JSON object");
+export const nestedTooDeeply = (): ErrorBody => errorBody(3, errorIds.nestedTooDeeply, "the request body is nested too deeply");
+export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument(errorIds.invalidRequest, violations);
+export const unauthenticated = (): ErrorBody => errorBody(16, errorIds.unauthenticated, "the request is not authenticated");
+export const permissionDenied = (): ErrorBody => errorBody(7, errorIds.permissionDenied, "no permission to write users in this organization");
+export const organizationNotFound = (): ErrorBody => errorBody(5, errorIds.organizationNotFound, "the organization does not exist");
+/** Also the answer for a user the requester may not see: nobody learns which users exist. */
+export const userNotFound = (): ErrorBody => errorBody(5, errorIds.userNotFound, "the user does not exist");
+export const identityProviderNotFound = (): ErrorBody =>
+  errorBody(9, errorIds.identityProviderNotFound, "an identity provider does not exist on the organization or the instance");
+export const internal = (): ErrorBody => errorBody(13, errorIds.internal, "internal error");
+export const unavailable = (): ErrorBody => errorBody(14, errorIds.unavailable, "storage is unavailable, try again later");
+export const aborted = (): ErrorBody =>
+  errorBody(10, errorIds.aborted, "the user was changed by another request at the same time, more often than the retries allow; try again");
+
+const CLAIM_ERRORS: Readonly<Record<ClaimKind, readonly [id: ErrorId, message: string]>> = {
+  user_id: [errorIds.userIdTaken, "a user with this userId already exists"],
+  username: [errorIds.usernameTaken, "the username is already taken"],
+  idp_link: [errorIds.accountTaken, "this identity provider account is already linked to a user"],
 };
 
 /** Code 6 naming the claim that is already held. */
@@ -27,5 +54,5 @@ export function alreadyExists(kind: ClaimKind): ErrorBody {
 
 /** Code 3 on the username field: its domain is a verified domain of another organization. */
 export function reservedDomain(field: string): ErrorBody {
-  return invalidArgument("USER-d0m3", [{ field, description: "uses a domain verified by another organization" }]);
+  return invalidArgument(errorIds.reservedDomain, [{ field, description: "uses a domain verified by another organization" }]);
 }

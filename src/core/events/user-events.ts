@@ -1,19 +1,75 @@
-import type { JsonObject } from "../../shared/json.js";
-import type { EventType, StoredEvent } from "../../ports/storage.js";
+// Every event a user's stream can hold, declared once: its name (as the reference server writes
+// it) and its payload. The writer (`sequenceEvents`) and the fold (`foldUser`) both use this map.
+import type { StoredEvent } from "../../ports/user-log.js";
+import type { Gender } from "../rules/gender.js";
 
-/** An event before it has a place in the user's stream. */
-export interface EventDraft {
-  readonly type: EventType;
-  readonly payload: JsonObject;
+/** A code as it is kept: its keyed hash, never the code. */
+export type HashedCode = { readonly algorithm: string; readonly keyId: string; readonly hash: string };
+
+/** A code issued to the user: its keyed hash and its validity (`"3600s"`). */
+export type CodeAdded = {
+  readonly code: HashedCode;
+  readonly expiry: string;
+  /** The code went back to the caller in the response instead of into a message. */
+  readonly codeReturned?: boolean;
+};
+
+export type HumanAdded = {
+  readonly userName: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly nickName?: string;
+  readonly displayName: string;
+  readonly preferredLanguage: string;
+  readonly gender: Gender;
+  readonly email: string;
+  readonly phone?: string;
+  readonly encodedHash?: string;
+  readonly changeRequired?: boolean;
+};
+
+export type Empty = Readonly<Record<string, never>>;
+
+export interface UserEventPayloads {
+  "user.human.added": HumanAdded;
+  "user.human.email.code.added": CodeAdded;
+  "user.human.email.verification.failed": Empty;
+  "user.human.email.verified": Empty;
+  "user.human.phone.code.added": CodeAdded;
+  "user.human.phone.verification.failed": Empty;
+  "user.human.phone.verified": Empty;
+  "user.human.initialization.code.added": CodeAdded;
+  "user.human.initialization.check.failed": Empty;
+  "user.human.initialization.check.succeeded": Empty;
+  "user.metadata.set": { readonly key: string; readonly value: string };
+  "user.human.externalidp.added": { readonly idpConfigId: string; readonly userId: string; readonly displayName?: string };
+  "user.human.mfa.otp.added": { readonly secret: { readonly algorithm: string; readonly keyId: string; readonly crypted: string } };
+  "user.human.mfa.otp.verified": Empty;
+  "user.human.passwordless.initialization.code.added": CodeAdded & { readonly id: string };
+  "user.human.password.changed": { readonly encodedHash: string; readonly changeRequired: boolean };
+  "user.human.password.hash.updated": { readonly encodedHash: string };
+  "user.human.password.check.succeeded": Empty;
+  "user.human.password.check.failed": Empty;
+  "user.human.password.code.added": CodeAdded;
+  "user.locked": Empty;
+  "user.unlocked": Empty;
 }
 
-/** Numbers one user's events 1, 2, 3, ... and stamps them with the write's time. */
-export function sequenceEvents(drafts: readonly EventDraft[], userId: string, orgId: string, createdAt: string): StoredEvent[] {
+export type UserEventType = keyof UserEventPayloads;
+
+/** An event before it has a place in the user's stream. */
+export type UserEventDraft = { readonly [K in UserEventType]: { readonly type: K; readonly payload: UserEventPayloads[K] } }[UserEventType];
+
+/**
+ * Numbers one decision's events after the stream's last sequence `after` (0 for a new user) and
+ * stamps them with the decision's time.
+ */
+export function sequenceEvents(drafts: readonly UserEventDraft[], userId: string, orgId: string, createdAt: string, after = 0): StoredEvent[] {
   return drafts.map((draft, index) => ({
     type: draft.type,
     aggregateId: userId,
     orgId,
-    sequence: index + 1,
+    sequence: after + index + 1,
     createdAt,
     payload: draft.payload,
   }));

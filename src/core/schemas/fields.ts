@@ -1,7 +1,6 @@
 // Field schemas both operations share: one rule, one place.
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
-import { parsePasswordHash } from "../../passwords/verify.js";
 import { decodeLenientBase64 } from "../../shared/base64.js";
 import { isEmailAddress } from "../rules/email-address.js";
 import { parseGender, type Gender } from "../rules/gender.js";
@@ -63,10 +62,9 @@ export function plainPassword(context: RulesContext) {
 export function encodedHash(context: RulesContext) {
   return v.pipe(
     text({ min: 1, max: MAX_TEXT }),
-    parsedWith((encoded: string): Result<string, string> =>
-      parsePasswordHash(encoded, context.hashBounds)
-        .map(() => encoded)
-        .mapErr((rejection) => rejection.message),
-    ),
+    parsedWith((encoded: string): Result<string, string> => {
+      const refusal = context.refusalOfHash(encoded);
+      return refusal === undefined ? ok(encoded) : err(refusal);
+    }),
   );
 }

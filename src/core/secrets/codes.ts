@@ -4,7 +4,7 @@ import type { CodeKind, CodeSpec, HumanUsersConfig } from "../../ports/config.js
 import type { Keys } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
 import { encodeBase64 } from "../../shared/base64.js";
-import type { JsonObject } from "../../shared/json.js";
+import type { HashedCode } from "../events/user-events.js";
 
 const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const LETTERS_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -48,7 +48,7 @@ const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
 const encoder = new TextEncoder();
 
 /** How a code is kept: its keyed hash, never the code. */
-export function hashedCode(code: string, keys: Keys): JsonObject {
+export function hashedCode(code: string, keys: Keys): HashedCode {
   let keyed = keyedStates.get(keys.codeHmacKey);
   if (keyed === undefined) {
     keyed = hmac.create(sha256, keys.codeHmacKey);

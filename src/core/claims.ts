@@ -1,0 +1,45 @@
+import type { Organization } from "../ports/directory.js";
+import type { UniqueClaim } from "../ports/user-log.js";
+import { idpAccountKey } from "./rules/idp-account.js";
+import { usernameClaimKey } from "./rules/username.js";
+
+/** Scope of the claims that hold across the whole store. */
+export const INSTANCE_SCOPE = "";
+
+/**
+ * The one string that tells two claims apart, for every store that indexes claims by a single
+ * key: kinds and scopes (ids) never hold a NUL, so the three parts stay apart.
+ */
+export function claimKey(claim: UniqueClaim): string {
+  return `${claim.kind}\u0000${claim.scope}\u0000${claim.key}`;
+}
+
+/** Two claims are the same claim. */
+export function sameClaim(a: UniqueClaim, b: UniqueClaim): boolean {
+  return a.kind === b.kind && a.scope === b.scope && a.key === b.key;
+}
+
+/** The first claim `claims` repeats, if any: one append cannot take a claim twice. */
+export function firstRepeatedClaim(claims: readonly UniqueClaim[]): UniqueClaim | undefined {
+  const seen = new Set<string>();
+  for (const claim of claims) {
+    const key = claimKey(claim);
+    if (seen.has(key)) return claim;
+    seen.add(key);
+  }
+  return undefined;
+}
+
+export function userIdClaim(userId: string): UniqueClaim {
+  return { kind: "user_id", scope: INSTANCE_SCOPE, key: userId };
+}
+
+/** A username's claim: per organization when its policy says so, else across the store. */
+export function usernameClaim(username: string, organization: Organization): UniqueClaim {
+  const scope = organization.policy?.userLoginMustBeDomain === true ? organization.id : INSTANCE_SCOPE;
+  return { kind: "username", scope, key: usernameClaimKey(username) };
+}
+
+export function idpLinkClaim(link: { readonly idpId: string; readonly externalUserId: string }): UniqueClaim {
+  return { kind: "idp_link", scope: INSTANCE_SCOPE, key: idpAccountKey(link) };
+}

@@ -1,0 +1,82 @@
+import type { Result } from "neverthrow";
+import type { Permission, Requester } from "../../ports/authorizer.js";
+import type { Organization } from "../../ports/directory.js";
+import type { OutboxNotification } from "../../ports/outbox.js";
+import type { UniqueClaim } from "../../ports/user-log.js";
+import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
+import type { OperationContext } from "../context.js";
+import type { UserEventDraft } from "../events/user-events.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import type { RulesContext } from "../schemas/rules-context.js";
+import type { UserState } from "../users/user-state.js";
+import type { OrganizationRef } from "./target-organization.js";
+
+export type RequestObject = Readonly<Record<string, unknown>>;
+
+/** What a command acts on: a new user in an organization, or an existing user. */
+export type Target = { readonly organization: OrganizationRef } | { readonly userId: string };
+
+/**
+ * Who may call. `permission` is checked on the target's organization. With `proof`, the request
+ * carries a secret (a code, a password) that is the proof: no requester is needed, and one that is
+ * given needs no permission.
+ */
+export interface Access {
+  readonly permission: Permission;
+  readonly proof: boolean;
+}
+
+/** Everything a decision may look at. */
+export interface DecideInput<TParsed> {
+  readonly ports: ResolvedPorts;
+  readonly request: RequestObject;
+  readonly parsed: TParsed;
+  readonly organization: Organization;
+  /** The user as its events say it is now; undefined for a command that creates one. */
+  readonly user: UserState | undefined;
+  readonly requester: Requester | undefined;
+  readonly now: Date;
+  /** Public base URL for links, without a trailing slash. */
+  readonly origin: string;
+  /** 1 on the first try, then 2, 3, ... after each lost race. */
+  readonly attempt: number;
+}
+
+/** The facts of a written append (or of the state, when nothing was appended), for the response. */
+export interface AppendFacts {
+  readonly userId: string;
+  /** The stream's last sequence, as a decimal string. */
+  readonly sequence: string;
+  /** RFC 3339: the events' time (the clock's time), or the user's last change when nothing was appended. */
+  readonly date: string;
+  readonly resourceOwner: string;
+}
+
+/** What a command decided: the events to append, and the answer once they are written. */
+export interface Decision<TResponse> {
+  readonly userId: string;
+  /** None: nothing is appended (a read, or nothing to change). */
+  readonly events: readonly UserEventDraft[];
+  readonly claims?: readonly UniqueClaim[];
+  readonly releasedClaims?: readonly UniqueClaim[];
+  readonly notifications?: readonly OutboxNotification[];
+  /** The answer after the append; an Err is answered too, with the events still appended (a failed attempt is recorded). */
+  respond(facts: AppendFacts): Result<TResponse, ErrorBody>;
+  /** Another user holds one of the claims: answer (default: 6 naming it), or "retry" to decide again. */
+  onClaimHeld?(conflict: UniqueClaim): ErrorBody | "retry";
+}
+
+/**
+ * One operation on users. The runner calls these in order: shape, (requester), target, (access),
+ * parse, then decide and append, deciding again on a lost race.
+ */
+export interface Command<TParsed, TResponse> {
+  /** The function's name, for logs (`createHumanUser`). */
+  readonly name: string;
+  /** Required objects and other structure checked before anyone is asked for permission. */
+  shape(request: RequestObject): FieldViolation[];
+  access(request: RequestObject): Access;
+  target(request: RequestObject, context: OperationContext, requester: Requester | undefined): Target;
+  parse(request: RequestObject, rules: RulesContext): Result<TParsed, FieldViolation[]>;
+  decide(input: DecideInput<TParsed>): Promise<Result<Decision<TResponse>, ErrorBody>>;
+}

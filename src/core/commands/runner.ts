@@ -1,0 +1,250 @@
+import { err, ok, type Result } from "neverthrow";
+import type { Requester } from "../../ports/authorizer.js";
+import type { Organization } from "../../ports/directory.js";
+import type { Ports } from "../../ports/index.js";
+import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
+import type { ErrorBody } from "../../shared/error-body.js";
+import type { OperationContext } from "../context.js";
+import { aborted, alreadyExists, invalidRequest, nestedTooDeeply, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
+import { sequenceEvents } from "../events/user-events.js";
+import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
+import type { RulesContext } from "../schemas/rules-context.js";
+import { foldUser } from "../users/fold-user.js";
+import type { UserState } from "../users/user-state.js";
+import { camelCaseKeys } from "../wire/camel-case-keys.js";
+import { rfc3339 } from "../wire/timestamp.js";
+import type { AppendFacts, Command, Decision, RequestObject } from "./command.js";
+import { callPort, portFailure } from "./port-call.js";
+import { authorizeTarget } from "./target-organization.js";
+
+/** Tries of one decision against a stream that keeps moving, before the answer is 10. */
+export const DEFAULT_APPEND_ATTEMPTS = 5;
+const DEFAULT_ORIGIN = "http://localhost:8080";
+
+function isRequestObject(value: unknown): value is RequestObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+const rulesContexts = new WeakMap<ResolvedPorts, Map<string, RulesContext>>();
+
+/** One RulesContext per configuration and policy, so the schemas built for it are reused. */
+function rulesContext(ports: ResolvedPorts, organization: Organization): RulesContext {
+  const passwordPolicy = organization.policy?.passwordComplexity;
+  const key = JSON.stringify(passwordPolicy ?? null);
+  let byPolicy = rulesContexts.get(ports);
+  if (byPolicy === undefined) rulesContexts.set(ports, (byPolicy = new Map()));
+  let context = byPolicy.get(key);
+  if (context === undefined) {
+    if (byPolicy.size >= 64) byPolicy.clear();
+    const passwords = ports.passwords;
+    context = { defaultPhoneRegion: ports.config?.defaultPhoneRegion, refusalOfHash: (encoded) => passwords.refusalOf(encoded), passwordPolicy };
+    byPolicy.set(key, context);
+  }
+  return context;
+}
+
+/** A user's state from its stream; undefined when it does not exist. */
+export async function loadUser(ports: ResolvedPorts, userId: string): Promise<Result<UserState | undefined, ErrorBody>> {
+  const events = await callPort("storage read of a user", ports.logger, () => ports.userLog.loadEvents(userId));
+  return events.map(foldUser);
+}
+
+/** A command's request, checked and parsed, with who asks and what it acts on: steps 1 to 4. */
+export interface PreparedCommand<TParsed, TResponse> {
+  readonly command: Command<TParsed, TResponse>;
+  readonly request: RequestObject;
+  readonly parsed: TParsed;
+  readonly requester: Requester | undefined;
+  readonly organization: Organization;
+  /** The existing user the command acts on, as first loaded; undefined for a creation. */
+  readonly targetUserId: string | undefined;
+  readonly user: UserState | undefined;
+  readonly origin: string;
+}
+
+async function resolveTarget<TParsed, TResponse>(
+  ports: ResolvedPorts,
+  command: Command<TParsed, TResponse>,
+  request: RequestObject,
+  context: OperationContext,
+): Promise<Result<{ organization: Organization; user: UserState | undefined; requester: Requester | undefined; targetUserId: string | undefined }, ErrorBody>> {
+  const access = command.access(request);
+  const requester = context.requester ?? undefined;
+  if (requester === undefined && !access.proof) return err(unauthenticated());
+  const target = command.target(request, context, requester);
+  if ("organization" in target) {
+    // A new user always has an author.
+    if (requester === undefined) return err(unauthenticated());
+    const organization = await authorizeTarget(ports, requester, target.organization, access.permission);
+    return organization.map((found) => ({ organization: found, user: undefined, requester, targetUserId: undefined }));
+  }
+  const loaded = await loadUser(ports, target.userId);
+  if (loaded.isErr()) return err(loaded.error);
+  const user = loaded.value;
+  if (user === undefined) return err(userNotFound());
+  const organization = await callPort("directory lookup of the organization", ports.logger, () => ports.directory.findOrganization(user.orgId));
+  if (organization.isErr()) return err(organization.error);
+  const org = organization.value;
+  if (org === undefined) return err(userNotFound());
+  if (!access.proof && requester !== undefined) {
+    const allowed = await callPort("authorizer", ports.logger, () => ports.authorizer.hasPermission(requester, access.permission, org.id));
+    if (allowed.isErr()) return err(allowed.error);
+    // 5, not 7: a user outside the requester's reach is not there for it.
+    if (!allowed.value) return err(userNotFound());
+  }
+  return ok({ organization: org, user, requester, targetUserId: target.userId });
+}
+
+/** Steps 1 to 4: shape, requester, target and permission, parse. Never rejects. */
+export async function prepareCommand<TParsed, TResponse>(
+  ports: ResolvedPorts,
+  rawRequest: unknown,
+  context: OperationContext | undefined,
+  command: Command<TParsed, TResponse>,
+): Promise<Result<PreparedCommand<TParsed, TResponse>, ErrorBody>> {
+  try {
+    const given = context ?? {};
+    const copied = camelCaseKeys(rawRequest);
+    if (copied.isErr()) return err(nestedTooDeeply());
+    const request = copied.value;
+    if (!isRequestObject(request)) return err(notAnObject());
+    const shape = command.shape(request);
+    if (shape.length > 0) return err(invalidRequest(shape));
+    const target = await resolveTarget(ports, command, request, given);
+    if (target.isErr()) return err(target.error);
+    const parsed = command.parse(request, rulesContext(ports, target.value.organization));
+    if (parsed.isErr()) return err(invalidRequest(parsed.error));
+    const origin = (given.origin ?? ports.config?.origin ?? DEFAULT_ORIGIN).replace(/\/+$/, "");
+    return ok({ command, request, parsed: parsed.value, origin, ...target.value });
+  } catch (cause) {
+    return err(portFailure(cause, command.name, ports.logger));
+  }
+}
+
+/** A decision and the append that writes it (none when there is nothing to write). */
+export interface Decided<TResponse> {
+  readonly decision: Decision<TResponse>;
+  readonly append: UserAppend | undefined;
+  readonly facts: AppendFacts;
+}
+
+/** Steps 5 and 6: the state (loaded again after a lost race) and the decision on it. Never rejects. */
+export async function decideCommand<TParsed, TResponse>(
+  ports: ResolvedPorts,
+  prepared: PreparedCommand<TParsed, TResponse>,
+  attempt: number,
+): Promise<Result<Decided<TResponse>, ErrorBody>> {
+  try {
+    let user = prepared.user;
+    if (prepared.targetUserId !== undefined && attempt > 1) {
+      const loaded = await loadUser(ports, prepared.targetUserId);
+      if (loaded.isErr()) return err(loaded.error);
+      if (loaded.value === undefined) return err(userNotFound());
+      user = loaded.value;
+    }
+    const now = await callPort("clock", ports.logger, () => ports.clock.now());
+    if (now.isErr()) return err(now.error);
+    const decided = await prepared.command.decide({ ...prepared, ports, user, now: now.value, attempt });
+    if (decided.isErr()) return err(decided.error);
+    const decision = decided.value;
+    const orgId = prepared.organization.id;
+    const after = user?.sequence ?? 0;
+    if (decision.events.length === 0) {
+      const facts = { userId: decision.userId, sequence: String(after), date: user?.changedAt ?? rfc3339(now.value), resourceOwner: orgId };
+      return ok({ decision, append: undefined, facts });
+    }
+    const date = rfc3339(now.value);
+    const append: UserAppend = {
+      userId: decision.userId,
+      orgId,
+      expectedSequence: after,
+      events: sequenceEvents(decision.events, decision.userId, orgId, date, after),
+      claims: decision.claims ?? [],
+      ...(decision.releasedClaims !== undefined && decision.releasedClaims.length > 0 ? { releasedClaims: decision.releasedClaims } : {}),
+      notifications: decision.notifications ?? [],
+    };
+    const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };
+    return ok({ decision, append, facts });
+  } catch (cause) {
+    return err(portFailure(cause, prepared.command.name, ports.logger));
+  }
+}
+
+/** What to do after the store's answer: answer (steps 8 and 9), or decide again. */
+export type Finish<TResponse> = { readonly retry: true } | { readonly retry: false; readonly answer: Result<TResponse, ErrorBody> };
+
+/** Steps 8 and 9 after a written append, or the way on after a refused one. Never rejects. */
+export async function finishCommand<TResponse>(
+  ports: ResolvedPorts,
+  runtime: CommandRuntime,
+  decided: Decided<TResponse>,
+  outcome: AppendOutcome,
+): Promise<Finish<TResponse>> {
+  if (!outcome.ok) {
+    if (outcome.reason === "sequence-conflict") return { retry: true };
+    if (outcome.reason === "user-not-found") return { retry: false, answer: err(userNotFound()) };
+    const onHeld = decided.decision.onClaimHeld?.(outcome.conflict) ?? alreadyExists(outcome.conflict.kind);
+    return onHeld === "retry" ? { retry: true } : { retry: false, answer: err(onHeld) };
+  }
+  const ids = decided.append?.notifications.map((notification) => notification.id) ?? [];
+  if (ids.length > 0) await runtime.deliver(ports, ids);
+  try {
+    return { retry: false, answer: decided.decision.respond(decided.facts) };
+  } catch (cause) {
+    return { retry: false, answer: err(portFailure(cause, "response", ports.logger)) };
+  }
+}
+
+function appendAttempts(ports: ResolvedPorts): number {
+  const configured = ports.config?.appendAttempts;
+  return configured !== undefined && Number.isInteger(configured) && configured >= 1 ? configured : DEFAULT_APPEND_ATTEMPTS;
+}
+
+/**
+ * Steps 5 to 9 from `attempt` on: decide, append with the expected sequence (deciding again on a
+ * lost race, up to `config.appendAttempts` tries in all, then 10), deliver, respond. Never rejects.
+ */
+export async function continueCommand<TParsed, TResponse>(
+  ports: ResolvedPorts,
+  runtime: CommandRuntime,
+  prepared: PreparedCommand<TParsed, TResponse>,
+  attempt = 1,
+): Promise<Result<TResponse, ErrorBody>> {
+  try {
+    for (let next = attempt; next <= appendAttempts(ports); next++) {
+      const decided = await decideCommand(ports, prepared, next);
+      if (decided.isErr()) return err(decided.error);
+      const append = decided.value.append;
+      if (append === undefined) return decided.value.decision.respond(decided.value.facts);
+      const outcome = await callPort("storage write", ports.logger, () => ports.userLog.append(append));
+      if (outcome.isErr()) return err(outcome.error);
+      const finish = await finishCommand(ports, runtime, decided.value, outcome.value);
+      if (!finish.retry) return finish.answer;
+    }
+    return err(aborted());
+  } catch (cause) {
+    return err(portFailure(cause, prepared.command.name, ports.logger));
+  }
+}
+
+/**
+ * Runs a command: shape, requester, target and permission, parse, then load, decide and append
+ * with the expected sequence (deciding again on a lost race, up to `config.appendAttempts` times,
+ * then 10), deliver, respond. Never rejects: anything unexpected becomes code 13.
+ */
+export async function runCommand<TParsed, TResponse>(
+  ports: Ports,
+  request: unknown,
+  context: OperationContext | undefined,
+  command: Command<TParsed, TResponse>,
+  runtime: CommandRuntime,
+): Promise<Result<TResponse, ErrorBody>> {
+  try {
+    const resolved = resolvePorts(ports, runtime);
+    const prepared = await prepareCommand(resolved, request, context, command);
+    if (prepared.isErr()) return err(prepared.error);
+    return await continueCommand(resolved, runtime, prepared.value);
+  } catch (cause) {
+    return err(portFailure(cause, command.name, ports?.logger));
+  }
+}

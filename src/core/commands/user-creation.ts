@@ -1,0 +1,267 @@
+import { err, ok, type Result } from "neverthrow";
+import type { CodeKind } from "../../ports/config.js";
+import type { Organization } from "../../ports/directory.js";
+import type { NotificationKind, OutboxNotification } from "../../ports/outbox.js";
+import type { UniqueClaim } from "../../ports/user-log.js";
+import { encodeBase64 } from "../../shared/base64.js";
+import type { ErrorBody } from "../../shared/error-body.js";
+import { idpLinkClaim, userIdClaim, usernameClaim } from "../claims.js";
+import { alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
+import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import { usernameDomain } from "../rules/username.js";
+import { parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
+import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
+import { encryptSecret } from "../secrets/encrypt.js";
+import type { UserDraft } from "../user-draft.js";
+import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
+import type { AppendFacts, DecideInput, Decision } from "./command.js";
+import { callPort, portFailure } from "./port-call.js";
+
+/** Which creation: the v2 `AddHumanUser` (verification codes) or the management `ImportHumanUser` (initialization). */
+export type CreationKind = "create" | "import";
+
+/** What a creation's response may carry beyond the facts of its write. */
+export interface CreationExtras {
+  readonly emailCode?: string;
+  readonly phoneCode?: string;
+  readonly passwordlessLink?: { readonly link: string; readonly lifetimeSeconds: number };
+}
+
+/** The rules that need storage, in the contract's order; then the events, claims and notifications. */
+export interface CreationSpec<TResponse> {
+  readonly kind: CreationKind;
+  /** The field a refused username is reported on. */
+  usernameField(input: DecideInput<UserDraft>): string;
+  respond(facts: AppendFacts, extras: CreationExtras): TResponse;
+}
+
+/** The claims a new user takes. */
+export function userClaims(userId: string, draft: UserDraft, organization: Organization): UniqueClaim[] {
+  return [userIdClaim(userId), usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
+}
+
+/**
+ * The rules that need storage, in the contract's order: user id free, username free, every
+ * identity provider known here, every provider account free, and the username's domain not
+ * verified by another organization.
+ */
+async function checkCreationRules(
+  ports: ResolvedPorts,
+  draft: UserDraft,
+  organization: Organization,
+  claims: readonly UniqueClaim[],
+  usernameField: string,
+): Promise<Result<void, ErrorBody | "user-id-taken">> {
+  const { userLog, directory, logger } = ports;
+  const held = await callPort("storage lookup of claims", logger, () => userLog.findHeldClaims(claims));
+  if (held.isErr()) return err(held.error);
+  const heldKinds = new Set(held.value.map((claim) => claim.kind));
+  if (heldKinds.has("user_id")) return err("user-id-taken");
+  if (heldKinds.has("username")) return err(alreadyExists("username"));
+
+  for (const link of draft.idpLinks) {
+    const provider = await callPort("storage lookup of an identity provider", logger, () => directory.findIdentityProvider(link.idpId));
+    if (provider.isErr()) return err(provider.error);
+    const usable = provider.value !== undefined && (provider.value.orgId === undefined || provider.value.orgId === organization.id);
+    if (!usable) return err(identityProviderNotFound());
+  }
+  if (heldKinds.has("idp_link")) return err(alreadyExists("idp_link"));
+
+  const domain = usernameDomain(draft.username);
+  if (domain !== undefined) {
+    const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
+    if (owner.isErr()) return err(owner.error);
+    if (owner.value !== undefined && owner.value.id !== organization.id) return err(reservedDomain(usernameField));
+  }
+  return ok(undefined);
+}
+
+/** Draws of a generated user id that another user holds, before the answer is 6. */
+const MAX_ID_DRAWS = 5;
+
+// A lost race decides again, but a plain password is hashed once per call, not once per try.
+const hashes = new WeakMap<UserDraft, Promise<Result<string | undefined, ErrorBody>>>();
+
+function storedPasswordHash(ports: ResolvedPorts, draft: UserDraft): Promise<Result<string | undefined, ErrorBody>> {
+  const password = draft.password;
+  if (password === undefined) return Promise.resolve(ok(undefined));
+  if (password.kind === "hashed") return Promise.resolve(ok(password.encoded));
+  let hashed = hashes.get(draft);
+  if (hashed === undefined) {
+    hashed = callPort("password hasher", ports.logger, () => ports.passwords.hash(password.plain));
+    hashes.set(draft, hashed);
+  }
+  return hashed;
+}
+
+interface IssuedCode {
+  readonly plain: string;
+  /** The event payload part: keyed hash and validity, never the code. */
+  readonly stored: CodeAdded;
+  readonly expiresAt: string;
+  readonly lifetimeSeconds: number;
+}
+
+const DEFAULT_TEMPLATES = {
+  verification: "/ui/login/mail/verification?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
+  initialization: "/ui/login/user/init?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
+} as const;
+
+/** Issues a fresh code of `kind` at `now`: the plain code, and what its event keeps. */
+export function issueCode(ports: ResolvedPorts, kind: CodeKind, now: Date): IssuedCode {
+  const spec = codeSpec(ports.config, kind);
+  const plain = generateCode(spec, ports.random);
+  return {
+    plain,
+    stored: { code: hashedCode(plain, ports.keys), expiry: durationSeconds(spec.lifetimeSeconds) },
+    expiresAt: rfc3339(new Date(now.getTime() + spec.lifetimeSeconds * 1000)),
+    lifetimeSeconds: spec.lifetimeSeconds,
+  };
+}
+
+interface Plan {
+  readonly events: UserEventDraft[];
+  readonly notifications: OutboxNotification[];
+  readonly extras: CreationExtras;
+}
+
+/** Every event and notification of one new user. */
+async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: DecideInput<UserDraft>, userId: string, encodedHash: string | undefined): Promise<Result<Plan, string>> {
+  const { parsed: draft, organization, now } = input;
+  const { config } = ports;
+  const createdAt = rfc3339(now);
+  const events: UserEventDraft[] = [{ type: "user.human.added", payload: addedPayload(draft, encodedHash) }];
+  const notifications: OutboxNotification[] = [];
+  const extras: { emailCode?: string; phoneCode?: string; passwordlessLink?: NonNullable<CreationExtras["passwordlessLink"]> } = {};
+
+  const notify = (notificationKind: NotificationKind, recipient: string, code: IssuedCode, link: string) =>
+    notifications.push({
+      id: ports.ids.next(),
+      kind: notificationKind,
+      userId,
+      orgId: organization.id,
+      recipient,
+      code: code.plain,
+      link,
+      locale: draft.profile.preferredLanguage,
+      displayName: draft.profile.displayName,
+      username: draft.username,
+      createdAt,
+      expiresAt: code.expiresAt,
+    });
+  const link = (template: UrlTemplate, code: string) => renderUrlTemplate(template, { UserID: userId, Code: code, OrgID: organization.id });
+  const configured = (given: string | undefined, path: string): Result<UrlTemplate, string> =>
+    parseUrlTemplate(given ?? `${input.origin}${path}`).mapErr((problem) => `link template ${problem}`);
+
+  // Email: verified, or a verification code (create), or an initialization code (import).
+  const { email } = draft;
+  if (email.verified) events.push({ type: "user.human.email.verified", payload: {} });
+  if (kind === "create" && !email.verified) {
+    const code = issueCode(ports, "email", now);
+    const returned = email.codeDelivery === "return";
+    events.push({ type: "user.human.email.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } });
+    if (returned) extras.emailCode = code.plain;
+    else {
+      const template = email.urlTemplate !== undefined ? ok(email.urlTemplate) : configured(config?.emailVerificationUrlTemplate, DEFAULT_TEMPLATES.verification);
+      if (template.isErr()) return err(template.error);
+      notify("email.verification", email.address, code, link(template.value, code.plain));
+    }
+  }
+  if (kind === "import" && (!email.verified || draft.password === undefined)) {
+    const code = issueCode(ports, "init", now);
+    events.push({ type: "user.human.initialization.code.added", payload: code.stored });
+    const template = configured(config?.initializationUrlTemplate, DEFAULT_TEMPLATES.initialization);
+    if (template.isErr()) return err(template.error);
+    notify("email.initialization", email.address, code, link(template.value, code.plain));
+  }
+
+  const { phone } = draft;
+  if (phone !== undefined) {
+    if (phone.verified) events.push({ type: "user.human.phone.verified", payload: {} });
+    else {
+      const code = issueCode(ports, "phone", now);
+      const returned = phone.codeDelivery === "return";
+      events.push({ type: "user.human.phone.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } });
+      if (returned) extras.phoneCode = code.plain;
+      else if (ports.sms !== undefined) notify("phone.verification", phone.number, code, "");
+    }
+  }
+
+  for (const entry of draft.metadata) {
+    events.push({ type: "user.metadata.set", payload: { key: entry.key, value: encodeBase64(entry.value) } });
+  }
+  for (const idp of draft.idpLinks) {
+    events.push({
+      type: "user.human.externalidp.added",
+      payload: { idpConfigId: idp.idpId, userId: idp.externalUserId, ...(idp.displayName !== "" ? { displayName: idp.displayName } : {}) },
+    });
+  }
+  if (draft.totpSecret !== undefined) {
+    const secret = await encryptSecret(draft.totpSecret, ports.keys, ports.random);
+    events.push({ type: "user.human.mfa.otp.added", payload: { secret } });
+    events.push({ type: "user.human.mfa.otp.verified", payload: {} });
+  }
+  if (draft.passwordlessRegistration) {
+    const code = issueCode(ports, "passwordless", now);
+    const codeId = ports.ids.next();
+    events.push({ type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...code.stored } });
+    // Percent-encoded as URL templates are (a space is %20, not the form encoding's +).
+    const values = { userID: userId, orgID: organization.id, codeID: codeId, code: code.plain };
+    const query = Object.entries(values).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
+    extras.passwordlessLink = { link: `${input.origin}/ui/login/login/passwordless/init?${query}`, lifetimeSeconds: code.lifetimeSeconds };
+  }
+  return ok({ events, notifications, extras });
+}
+
+function addedPayload(draft: UserDraft, encodedHash: string | undefined): HumanAdded {
+  const { profile } = draft;
+  return {
+    userName: draft.username,
+    firstName: profile.givenName,
+    lastName: profile.familyName,
+    ...(profile.nickName !== "" ? { nickName: profile.nickName } : {}),
+    displayName: profile.displayName,
+    preferredLanguage: profile.preferredLanguage,
+    gender: profile.gender,
+    email: draft.email.address,
+    ...(draft.phone !== undefined ? { phone: draft.phone.number } : {}),
+    ...(encodedHash !== undefined ? { encodedHash, changeRequired: draft.password?.changeRequired === true } : {}),
+  };
+}
+
+/**
+ * A new user's decision, shared by both creations: the user id (generated when the request has
+ * none, and drawn again if another user took it meanwhile), the rules against storage, then every
+ * event, claim and notification of one append.
+ */
+export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, input: DecideInput<UserDraft>): Promise<Result<Decision<TResponse>, ErrorBody>> {
+  const { ports, parsed: draft, organization } = input;
+  const requested = draft.userId;
+  let userId: Result<string, ErrorBody>;
+  let claims: UniqueClaim[];
+  for (let draw = 1; ; draw++) {
+    userId = requested !== undefined ? ok(requested) : await callPort("id generator", ports.logger, () => ports.ids.next());
+    if (userId.isErr()) return err(userId.error);
+    claims = userClaims(userId.value, draft, organization);
+    const rules = await checkCreationRules(ports, draft, organization, claims, spec.usernameField(input));
+    if (rules.isOk()) break;
+    if (rules.error !== "user-id-taken") return err(rules.error);
+    // A generated id that is taken is drawn again: the caller never asked for it.
+    if (requested !== undefined || draw >= MAX_ID_DRAWS) return err(alreadyExists("user_id"));
+  }
+  const encodedHash = await storedPasswordHash(ports, draft);
+  if (encodedHash.isErr()) return err(encodedHash.error);
+  const plan = await planCreation(ports, spec.kind, input, userId.value, encodedHash.value);
+  if (plan.isErr()) return err(portFailure(new Error(plan.error), "link configuration", ports.logger));
+  const { events, notifications, extras } = plan.value;
+  return ok({
+    userId: userId.value,
+    events,
+    claims,
+    notifications,
+    respond: (facts) => ok(spec.respond(facts, extras)),
+    // The caller never asked for a generated id, so another user holding it is no answer: draw again.
+    onClaimHeld: (conflict) => (conflict.kind === "user_id" && requested === undefined ? "retry" : alreadyExists(conflict.kind)),
+  });
+}

@@ -1,0 +1,72 @@
+import type { ProfileDraft } from "../user-draft.js";
+import type { HashedCode } from "../events/user-events.js";
+
+/** The reference server's user states, by their v2 names. */
+export type UserLifecycle = "USER_STATE_INITIAL" | "USER_STATE_ACTIVE" | "USER_STATE_LOCKED";
+
+/** A code waiting to be redeemed: only its keyed hash is known. */
+export interface PendingCode {
+  readonly hash: HashedCode;
+  /** RFC 3339. */
+  readonly issuedAt: string;
+  /** RFC 3339: the code's own expiry, from its validity. */
+  readonly expiresAt: string;
+  /** Wrong attempts against this code so far. */
+  readonly failedAttempts: number;
+  readonly returned: boolean;
+}
+
+/** The profile, as a creation's validated draft has it. */
+export type ProfileState = ProfileDraft;
+
+export interface EmailState {
+  readonly address: string;
+  readonly verified: boolean;
+  readonly code?: PendingCode;
+}
+
+export interface PhoneState {
+  /** E.164. */
+  readonly number: string;
+  readonly verified: boolean;
+  readonly code?: PendingCode;
+}
+
+export interface PasswordState {
+  readonly encodedHash: string;
+  readonly changeRequired: boolean;
+  /** RFC 3339: when it was set (at creation or later). */
+  readonly changedAt: string;
+}
+
+export interface IdpLinkState {
+  readonly idpId: string;
+  readonly externalUserId: string;
+  readonly displayName?: string;
+}
+
+/** One user, as its events say it is now. */
+export interface UserState {
+  readonly userId: string;
+  readonly orgId: string;
+  /** The last event's sequence: what the next append expects. */
+  readonly sequence: number;
+  readonly createdAt: string;
+  readonly changedAt: string;
+  readonly lifecycle: UserLifecycle;
+  readonly username: string;
+  readonly profile: ProfileState;
+  readonly email: EmailState;
+  readonly phone?: PhoneState;
+  readonly password?: PasswordState;
+  /** Password checks failed in a row, for the lockout policy. */
+  readonly failedPasswordChecks: number;
+  readonly initCode?: PendingCode;
+  readonly passwordResetCode?: PendingCode;
+  /** Passwordless registration codes by their id. */
+  readonly passwordlessCodes: Readonly<Record<string, PendingCode>>;
+  readonly idpLinks: readonly IdpLinkState[];
+  readonly totp?: { readonly secret: { readonly algorithm: string; readonly keyId: string; readonly crypted: string }; readonly verified: boolean };
+  /** Base64 values by key. */
+  readonly metadata: Readonly<Record<string, string>>;
+}

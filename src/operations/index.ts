@@ -1,0 +1,46 @@
+// The public operations: each is a command of the core, run with delivery and password hashing.
+import { createHumanUserCommand } from "../core/commands/create-human-user.js";
+import { importHumanUserCommand } from "../core/commands/import-human-user.js";
+import type { CreateHumanUserRequest, ImportHumanUserRequest } from "../core/requests.js";
+import type { CreateHumanUserResponse, ImportHumanUserResponse } from "../core/responses.js";
+import { runBulkImport, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource } from "../core/bulk/import-human-users.js";
+import type { OperationContext } from "../core/context.js";
+import type { Ports } from "../ports/index.js";
+import { operation, type UserOperation } from "./operation.js";
+import { runtime } from "./runtime.js";
+
+export type { UserOperation } from "./operation.js";
+
+/**
+ * ZITADEL's `AddHumanUser` (`POST /v2/users/human`): validates the request, checks the rules,
+ * appends the user's events atomically and sends the verification messages.
+ */
+export const createHumanUser: UserOperation<CreateHumanUserRequest, CreateHumanUserResponse> = operation(createHumanUserCommand);
+
+/**
+ * ZITADEL's `ImportHumanUser` (`POST /management/v1/users/human/_import`): the same rules and
+ * write as `createHumanUser`, with the import request's shape, the organization header
+ * (`context.orgId`), initialization mails and the passwordless registration link.
+ */
+export const importHumanUser: UserOperation<ImportHumanUserRequest, ImportHumanUserResponse> = operation(importHumanUserCommand);
+
+/**
+ * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in
+ * input order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
+ *
+ * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded
+ * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
+ * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one
+ * username, the first in input order wins and the other answers 6, in the same batch or not. One
+ * bad item never fails its neighbours. Never throws: a port failure answers 13 or 14 for the items
+ * it touched, and a source that throws ends the outcomes with a code-13 answer at the position it
+ * failed at.
+ */
+export function importHumanUsers(
+  ports: Ports,
+  source: BulkImportSource,
+  context: OperationContext,
+  options: BulkImportOptions = {},
+): AsyncGenerator<BulkImportOutcome, void, undefined> {
+  return runBulkImport(ports, source, context, options, runtime);
+}

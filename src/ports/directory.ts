@@ -1,0 +1,42 @@
+export interface PasswordComplexityPolicy {
+  readonly minLength?: number;
+  readonly hasLowercase?: boolean;
+  readonly hasUppercase?: boolean;
+  readonly hasNumber?: boolean;
+  readonly hasSymbol?: boolean;
+}
+
+export interface OrganizationPolicy {
+  readonly passwordComplexity?: PasswordComplexityPolicy;
+  /** When true, usernames are unique within this organization only (the reference server's name). */
+  readonly userLoginMustBeDomain?: boolean;
+}
+
+export interface OrganizationDomain {
+  readonly domain: string;
+  readonly verified: boolean;
+}
+
+export interface Organization {
+  readonly id: string;
+  readonly domains: readonly OrganizationDomain[];
+  readonly policy?: OrganizationPolicy;
+}
+
+export interface IdentityProvider {
+  readonly id: string;
+  /** The owning organization; absent for a provider configured instance-wide. */
+  readonly orgId?: string;
+}
+
+/**
+ * Organizations, their verified domains and identity providers: read-only to the library. A host
+ * that keeps organizations in its own tables implements this over them and passes it as
+ * `ports.directory`. Methods reject on failure (`StorageUnavailableError` when unreachable).
+ */
+export interface Directory {
+  findOrganization(id: string): Promise<Organization | undefined>;
+  /** The organization that has verified this domain (compared ignoring case). */
+  findOrganizationByDomain(domain: string): Promise<Organization | undefined>;
+  findIdentityProvider(id: string): Promise<IdentityProvider | undefined>;
+}

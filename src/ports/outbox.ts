@@ -1,0 +1,74 @@
+export type NotificationKind = "email.verification" | "email.initialization" | "phone.verification";
+
+/** A message waiting in the outbox. The plain code lives here only until it is delivered. */
+export interface OutboxNotification {
+  /** Stable: every delivery attempt carries it, so a mailer can drop duplicates. */
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly userId: string;
+  readonly orgId: string;
+  /** Email address or E.164 phone number. */
+  readonly recipient: string;
+  readonly code: string;
+  /** The link in the message; "" for SMS. */
+  readonly link: string;
+  /** BCP 47 tag of the user's preferred language ("und" when unknown). */
+  readonly locale: string;
+  readonly displayName: string;
+  readonly username: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+export interface PendingNotification extends OutboxNotification {
+  /** Delivery attempts made so far. */
+  readonly attempts: number;
+}
+
+export type DeliveryState = "pending" | "delivered" | "dead";
+
+/**
+ * A notification as a store keeps it, with its delivery state: what adapters show to tests and
+ * to hosts inspecting the outbox. Delivered and dead notifications have `code` and `link` erased ("").
+ */
+export interface NotificationRecord extends PendingNotification {
+  readonly state: DeliveryState;
+  /** RFC 3339; hidden from `lease` until then. */
+  readonly leasedUntil?: string;
+  /** RFC 3339; a failed notification is handed out again from then on. */
+  readonly retryAt?: string;
+  readonly deliveredAt?: string;
+  /** The last failure's time and message. */
+  readonly failedAt?: string;
+  readonly lastError?: string;
+}
+
+export interface LeaseRequest {
+  readonly now: Date;
+  readonly limit: number;
+  /** Until when the leased notifications are hidden from other workers. */
+  readonly leaseUntil: Date;
+  /** Lease only these ids (the ones a write just produced); all due ones when absent. */
+  readonly ids?: readonly string[];
+}
+
+export interface DeliveryFailure {
+  readonly at: Date;
+  readonly error: string;
+  /** When to try again; absent means the notification is dead (no more attempts). */
+  readonly retryAt?: Date;
+}
+
+/**
+ * Notifications waiting for delivery. They are written by the user log's `append`, atomically with
+ * the events that caused them; the outbox hands them out and records what became of them.
+ * Methods reject on failure (`StorageUnavailableError` when unreachable).
+ */
+export interface Outbox {
+  /** Hands out due notifications, in writing order, and hides them from other callers until `leaseUntil`. */
+  lease(request: LeaseRequest): Promise<readonly PendingNotification[]>;
+  /** Records a delivery and erases the plain code and link. */
+  markDelivered(id: string, at: Date): Promise<void>;
+  /** Schedules a retry, or with no `retryAt` marks the notification dead (code and link erased). */
+  markFailed(id: string, failure: DeliveryFailure): Promise<void>;
+}

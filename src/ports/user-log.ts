@@ -1,0 +1,84 @@
+import type { JsonObject } from "../shared/json.js";
+import type { OutboxNotification } from "./outbox.js";
+
+export type ClaimKind = "user_id" | "username" | "idp_link";
+
+/**
+ * A uniqueness claim. `key` is already normalized by the core (see `claimKey` for the one string a
+ * store may index it by), so a store compares keys exactly; `scope` is "" for instance-wide
+ * claims, else an organization id.
+ */
+export interface UniqueClaim {
+  readonly kind: ClaimKind;
+  readonly scope: string;
+  readonly key: string;
+}
+
+/** One event of one user's stream, as stored. */
+export interface StoredEvent {
+  /** The event's name, as the reference server writes it (`user.human.added`, ...). */
+  readonly type: string;
+  /** The user the event belongs to. */
+  readonly aggregateId: string;
+  readonly orgId: string;
+  /** 1, 2, 3, ... per user, without gaps. */
+  readonly sequence: number;
+  /** RFC 3339 UTC. */
+  readonly createdAt: string;
+  /** JSON; never a plain password, code or secret. */
+  readonly payload: JsonObject;
+}
+
+/** Everything one decision about one user writes; a store writes all of it or nothing. */
+export interface UserAppend {
+  readonly userId: string;
+  readonly orgId: string;
+  /**
+   * The last sequence of the user's stream that the decision was made on: 0 for a new user, whose
+   * stream must not exist yet. The events are numbered from `expectedSequence + 1`.
+   */
+  readonly expectedSequence: number;
+  readonly events: readonly StoredEvent[];
+  /** Claims taken, held by this user from now on. */
+  readonly claims: readonly UniqueClaim[];
+  /** Claims this user gives up (a changed username); ones it does not hold are ignored. */
+  readonly releasedClaims?: readonly UniqueClaim[];
+  readonly notifications: readonly OutboxNotification[];
+}
+
+/**
+ * Why an append was not written. `claim-held`: another user holds one of its claims (or the append
+ * repeats one). `sequence-conflict`: the stream moved on since the decision (a lost race), or a new
+ * user's stream exists already. `user-not-found`: an append to an existing user whose stream does
+ * not exist.
+ */
+export type AppendRefusal =
+  | { readonly ok: false; readonly reason: "claim-held"; readonly conflict: UniqueClaim }
+  | { readonly ok: false; readonly reason: "sequence-conflict"; readonly actualSequence: number }
+  | { readonly ok: false; readonly reason: "user-not-found" };
+
+export type AppendOutcome = { readonly ok: true } | AppendRefusal;
+
+/**
+ * Users as event streams, with the uniqueness claims they hold. A refusal is an outcome, never a
+ * rejection; methods reject only on failure (`StorageUnavailableError` when unreachable).
+ *
+ * Order of the checks in `append`: for an existing user (`expectedSequence > 0`), a missing stream,
+ * then a moved sequence, then the claims; for a new user, the claims first (its `user_id` claim is
+ * what says the user exists), then the stream.
+ */
+export interface UserLog {
+  /** The subset of `claims` that somebody already holds, in the order asked. */
+  findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]>;
+  /** Writes the append's events, claims (taken and released) and notifications atomically, or nothing. */
+  append(append: UserAppend): Promise<AppendOutcome>;
+  /**
+   * Optional batch of new users (each `expectedSequence` 0), for bulk import: each append atomic on
+   * its own, answered as `append` would answer them one after another in order (so of two appends
+   * holding one claim the first wins). One outcome per append, in order. Rejects on failure, and
+   * then writes none of the batch.
+   */
+  appendNewUsers?(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
+  /** One user's events in sequence order; empty when the user does not exist. */
+  loadEvents(userId: string): Promise<readonly StoredEvent[]>;
+}
