@@ -1,4 +1,5 @@
 import { StorageUnavailableError } from "../../ports/storage.js";
+import { DatabaseTimeoutError } from "./time-limit.js";
 
 // Socket errors: the server is not there, went away, or did not answer in time.
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
@@ -22,7 +23,7 @@ const driverMessages = [
 
 export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (error instanceof StorageUnavailableError) return true;
+  if (error instanceof StorageUnavailableError || error instanceof DatabaseTimeoutError) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (socketCodes.has(code) || isUnavailableSqlState(code))) return true;
   if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
@@ -32,7 +33,8 @@ export function isConnectionFailure(error: unknown): boolean {
 /** The error to reject with: a `StorageUnavailableError` (cause kept) for connection failures, else `error` itself. */
 export function storageError(error: unknown): unknown {
   if (error instanceof StorageUnavailableError || !isConnectionFailure(error)) return error;
-  return new StorageUnavailableError("the database cannot be reached", { cause: error });
+  const message = error instanceof DatabaseTimeoutError ? "the database did not answer in time" : "the database cannot be reached";
+  return new StorageUnavailableError(message, { cause: error });
 }
 
 /** Runs `work`, rejecting with `storageError` of whatever it rejects with. */

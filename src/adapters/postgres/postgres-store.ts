@@ -1,37 +1,17 @@
-import { withStorageErrors } from "./connection-failure.js";
+import { isConnectionFailure, withStorageErrors } from "./connection-failure.js";
 import { runMigrations, type MigrationReport } from "./migrate.js";
+import type { PgPoolLike, PgQuery } from "./pg-like.js";
+import { checkOut, type PooledConnection } from "./pooled-connection.js";
 import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
 import { sqlStore, type SqlStore } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
+import { migrationTimeouts, resolveTimeouts, storeTimeouts, type PostgresTimeouts, type ResolvedTimeouts } from "./timeout-options.js";
 
-// The parts of `pg` the adapter uses, described structurally: a `pg.Pool` fits, and the package
-// needs no runtime import of `pg` (nor its types) for it.
-interface PgResult {
-  readonly rows: readonly unknown[];
-}
+export type { PgClientLike, PgPoolLike, PgQuery } from "./pg-like.js";
+export type { PostgresTimeouts } from "./timeout-options.js";
 
-/** `pg`'s QueryConfig: a `name` makes it a prepared statement, parsed and planned once per connection. */
-export interface PgQuery {
-  readonly text: string;
-  readonly values?: unknown[];
-  readonly name?: string;
-}
-
-export interface PgClientLike {
-  query(query: PgQuery): Promise<PgResult>;
-  /** `pg` destroys the connection instead of reusing it when given an error. */
-  release(destroy?: boolean | Error): void;
-  on?(event: "error", listener: (error: Error) => void): unknown;
-  removeListener?(event: "error", listener: (error: Error) => void): unknown;
-}
-
-export interface PgPoolLike {
-  query(query: PgQuery): Promise<PgResult>;
-  connect(): Promise<PgClientLike>;
-}
-
-export interface PostgresStoreOptions {
-  /** A `pg.Pool` (or anything with its `query` and `connect`). The host owns it and ends it. */
+export interface PostgresStoreOptions extends PostgresTimeouts {
+  /** A `pg.Pool` (or anything with its `connect`). The host owns it and ends it. */
   readonly pool: PgPoolLike;
   /**
    * Default true: the store's statements are prepared once per connection (markedly faster).
@@ -51,65 +31,90 @@ function queryMaker(prepared: boolean): QueryMaker {
   };
 }
 
-function ignoreClientError(): void {
-  // The failure reaches the pending query as well; this only keeps `pg` from raising it as an uncaught 'error' event.
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
-/** One transaction on one pooled connection; a connection that failed is destroyed, not returned to the pool. */
-async function inTransaction<T>(pool: PgPoolLike, makeQuery: QueryMaker, body: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  client.on?.("error", ignoreClientError);
-  let ended = false;
-  let failure: Error | undefined;
-  const tx: SqlTransaction = {
-    query: (text, params) => client.query(makeQuery(text, params)),
-    exec: async (script) => {
-      await client.query({ text: script });
-    },
-    rollback: async () => {
-      ended = true;
-      await client.query({ text: "ROLLBACK" });
-    },
-  };
+/** One statement (or script) on a connection of its own; the connection is destroyed if it broke. */
+async function onOneConnection(pool: PgPoolLike, timeouts: ResolvedTimeouts, query: PgQuery): Promise<{ readonly rows: readonly unknown[] }> {
+  const connection = await checkOut(pool, timeouts);
   try {
-    await client.query({ text: "BEGIN" });
-    const value = await body(tx);
-    if (!ended) await client.query({ text: "COMMIT" });
-    return value;
+    const result = await connection.run(query);
+    connection.release();
+    return result;
   } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    // If the connection is gone this fails too, and the server has already dropped the transaction.
-    const rolledBack = ended || (await client.query({ text: "ROLLBACK" }).then(() => true, () => false));
-    if (rolledBack) failure = undefined;
+    // A statement the database refused leaves a sound connection; a broken one must not be handed out again.
+    connection.release(isConnectionFailure(error) ? asError(error) : undefined);
     throw error;
-  } finally {
-    client.removeListener?.("error", ignoreClientError);
-    client.release(failure ?? false);
   }
 }
 
-/** The pool as the shared SQL store sees it; every connection failure becomes a `StorageUnavailableError`. */
-function poolDatabase(pool: PgPoolLike, prepared: boolean): SqlDatabase {
+/** Rolls back unless the transaction is already over; false when that failed and the connection is suspect. */
+async function rolledBack(connection: PooledConnection, ended: boolean): Promise<boolean> {
+  if (ended) return true;
+  // Fails at once after a timeout, and when the connection is gone; either way the connection is
+  // destroyed, and the server drops the transaction with it.
+  return connection.run({ text: "ROLLBACK" }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** One transaction on one pooled connection; a connection that failed is destroyed, not returned to the pool. */
+async function inTransaction<T>(pool: PgPoolLike, timeouts: ResolvedTimeouts, makeQuery: QueryMaker, body: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+  const connection = await checkOut(pool, timeouts);
+  let ended = false;
+  const tx: SqlTransaction = {
+    query: (text, params) => connection.run(makeQuery(text, params)),
+    exec: async (script) => {
+      await connection.run({ text: script });
+    },
+    rollback: async () => {
+      ended = true;
+      await connection.run({ text: "ROLLBACK" });
+    },
+  };
+  try {
+    await connection.run({ text: "BEGIN" });
+    const value = await body(tx);
+    // After a timeout `run` sends nothing more: a transaction that ran out of time never commits.
+    if (!ended) await connection.run({ text: "COMMIT" });
+    connection.release();
+    return value;
+  } catch (error) {
+    connection.release((await rolledBack(connection, ended)) ? undefined : asError(error));
+    throw error;
+  }
+}
+
+/** The pool as the shared SQL store sees it; every connection failure or timeout becomes a `StorageUnavailableError`. */
+function poolDatabase(pool: PgPoolLike, prepared: boolean, timeouts: ResolvedTimeouts): SqlDatabase {
   const makeQuery = queryMaker(prepared);
   return {
-    query: (text, params) => withStorageErrors(() => pool.query(makeQuery(text, params))),
+    query: (text, params) => withStorageErrors(() => onOneConnection(pool, timeouts, makeQuery(text, params))),
     exec: async (script) => {
-      await withStorageErrors(() => pool.query({ text: script }));
+      await withStorageErrors(() => onOneConnection(pool, timeouts, { text: script }));
     },
-    transaction: (body) => withStorageErrors(() => inTransaction(pool, makeQuery, body)),
+    transaction: (body) => withStorageErrors(() => inTransaction(pool, timeouts, makeQuery, body)),
   };
 }
 
 /**
  * A `Storage` on PostgreSQL through a `pg` pool: one transaction per user write, uniqueness held by
  * the database's own unique index, the outbox handed out with `FOR UPDATE SKIP LOCKED`. Run
- * `migrate(pool)` once before use. Connection failures reject with `StorageUnavailableError`.
+ * `migrate(pool)` once before use. Connection failures, and waits beyond `connectTimeoutMs` (default
+ * 5 s) or `statementTimeoutMs` (default 10 s), reject with `StorageUnavailableError`. Throws a
+ * `RangeError` for a timeout out of range.
  */
 export function postgresStore(options: PostgresStoreOptions): SqlStore {
-  return sqlStore(poolDatabase(options.pool, options.preparedStatements ?? true));
+  return sqlStore(poolDatabase(options.pool, options.preparedStatements ?? true, resolveTimeouts(options, storeTimeouts)));
 }
 
-/** Creates or updates the tables in the pool's database (its `search_path` schema); safe to run again. */
-export function migrate(pool: PgPoolLike): Promise<MigrationReport> {
-  return runMigrations(poolDatabase(pool, false));
+/**
+ * Creates or updates the tables in the pool's database (its `search_path` schema); safe to run again.
+ * Waits at most `connectTimeoutMs` (default 5 s) for a connection and `statementTimeoutMs` (default
+ * 60 s: a migration may rewrite a big table) for each statement.
+ */
+export async function migrate(pool: PgPoolLike, options: PostgresTimeouts = {}): Promise<MigrationReport> {
+  return runMigrations(poolDatabase(pool, false, resolveTimeouts(options, migrationTimeouts)));
 }

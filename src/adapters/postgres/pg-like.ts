@@ -1,0 +1,25 @@
+// The parts of `pg` the adapter uses, described structurally: a `pg.Pool` fits, and the package
+// needs no runtime import of `pg` (nor its types) for it.
+export interface PgResult {
+  readonly rows: readonly unknown[];
+}
+
+/** `pg`'s QueryConfig: a `name` makes it a prepared statement, parsed and planned once per connection. */
+export interface PgQuery {
+  readonly text: string;
+  readonly values?: unknown[];
+  readonly name?: string;
+}
+
+export interface PgClientLike {
+  query(query: PgQuery): Promise<PgResult>;
+  /** `pg` destroys the connection instead of reusing it when given an error. */
+  release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  removeListener?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** The store only checks connections out (never `pool.query`): only a connection it holds can it destroy after a timeout. */
+export interface PgPoolLike {
+  connect(): Promise<PgClientLike>;
+}
