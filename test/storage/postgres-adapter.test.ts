@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { isConnectionFailure } from "../../src/adapters/postgres/connection-failure.js";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
-import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/index.js";
+import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/pg-like.js";
 import { createHumanUser, memoryMailer, systemClock } from "../../src/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";

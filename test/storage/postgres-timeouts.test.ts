@@ -5,9 +5,9 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
-import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/index.js";
+import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/pg-like.js";
 import { createHumanUser, fixedClock, memoryMailer } from "../../src/index.js";
-import { contractIdentityProviders, contractOrganizations, userWrite } from "../../src/testing/index.js";
+import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";
 import { NOW, member, minimalCreate } from "../operations/support/ports.js";
 import { checkOut } from "../../src/adapters/postgres/pooled-connection.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
@@ -77,7 +77,7 @@ describe("a server that accepts connections and never answers", () => {
 
   it("makes a read fail as unavailable once the connect timeout has passed", { timeout: 3_000 }, async () => {
     const store = postgresStore({ pool, connectTimeoutMs: 300 });
-    const { outcome, ms } = await timed(store.findOrganization("org-a"));
+    const { outcome, ms } = await timed(store.directory.findOrganization("org-a"));
     expect(outcome).toEqual({ error: timedOut("connection", 300) });
     expect(ms).toBeGreaterThanOrEqual(295);
     expect(ms).toBeLessThan(1_500);
@@ -114,7 +114,7 @@ describe("a server that completes the handshake and never answers a statement", 
 
   it("makes a read fail as unavailable once the statement timeout has passed, and destroys the connection", { timeout: 3_000 }, async () => {
     const store = postgresStore({ pool, statementTimeoutMs: 300 });
-    const { outcome, ms } = await timed(store.findOrganization("org-a"));
+    const { outcome, ms } = await timed(store.directory.findOrganization("org-a"));
     expect(outcome).toEqual({ error: timedOut("answer", 300) });
     expect(ms).toBeGreaterThanOrEqual(295);
     expect(ms).toBeLessThan(1_500);
@@ -122,7 +122,7 @@ describe("a server that completes the handshake and never answers a statement", 
     expect(pool.totalCount).toBe(0);
 
     // The next call gets a new connection, not the stuck one.
-    expect((await timed(store.findOrganization("org-a"))).outcome).toEqual({ error: timedOut("answer", 300) });
+    expect((await timed(store.directory.findOrganization("org-a"))).outcome).toEqual({ error: timedOut("answer", 300) });
     expect(server.accepted()).toBe(2);
   });
 
@@ -190,9 +190,9 @@ describe("the limits' defaults, and what happens to late answers", () => {
 
   it("waits 5 s for a connection and 10 s for each answer by default", async () => {
     const stalledPool = scriptedPool(scriptedClient(noRows), never);
-    const connecting = watch(postgresStore({ pool: stalledPool }).findOrganization("org-a"));
+    const connecting = watch(postgresStore({ pool: stalledPool }).directory.findOrganization("org-a"));
     const client = scriptedClient(never);
-    const answering = watch(postgresStore({ pool: scriptedPool(client) }).findOrganization("org-a"));
+    const answering = watch(postgresStore({ pool: scriptedPool(client) }).directory.findOrganization("org-a"));
     await vi.advanceTimersByTimeAsync(4_999);
     expect(connecting()).toBe("pending");
     await vi.advanceTimersByTimeAsync(1);
@@ -217,8 +217,8 @@ describe("the limits' defaults, and what happens to late answers", () => {
   });
 
   it("waits without limit when a timeout is 0", async () => {
-    const connecting = watch(postgresStore({ pool: scriptedPool(scriptedClient(noRows), never), connectTimeoutMs: 0 }).findOrganization("org-a"));
-    const answering = watch(postgresStore({ pool: scriptedPool(scriptedClient(never)), statementTimeoutMs: 0 }).findOrganization("org-a"));
+    const connecting = watch(postgresStore({ pool: scriptedPool(scriptedClient(noRows), never), connectTimeoutMs: 0 }).directory.findOrganization("org-a"));
+    const answering = watch(postgresStore({ pool: scriptedPool(scriptedClient(never)), statementTimeoutMs: 0 }).directory.findOrganization("org-a"));
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect([connecting(), answering()]).toEqual(["pending", "pending"]);
   });
@@ -226,7 +226,7 @@ describe("the limits' defaults, and what happens to late answers", () => {
   it("hands a connection that arrives after the timeout straight back to the pool", async () => {
     const client = scriptedClient(noRows);
     const pool = scriptedPool(client, () => new Promise((resolve) => setTimeout(() => resolve(client), 400)));
-    const call = watch(postgresStore({ pool, connectTimeoutMs: 300 }).findOrganization("org-a"));
+    const call = watch(postgresStore({ pool, connectTimeoutMs: 300 }).directory.findOrganization("org-a"));
     await vi.advanceTimersByTimeAsync(300);
     expect(call()).toEqual({ error: timedOut("connection", 300) });
     await vi.advanceTimersByTimeAsync(100);
@@ -263,7 +263,7 @@ describe("the limits' defaults, and what happens to late answers", () => {
   it("ignores a statement that fails after it timed out", async () => {
     let failLate: (error: Error) => void = () => undefined;
     const client = scriptedClient(() => new Promise((_, reject) => (failLate = reject)));
-    const call = watch(postgresStore({ pool: scriptedPool(client), statementTimeoutMs: 300 }).findOrganization("org-a"));
+    const call = watch(postgresStore({ pool: scriptedPool(client), statementTimeoutMs: 300 }).directory.findOrganization("org-a"));
     await vi.advanceTimersByTimeAsync(300);
     failLate(new Error("Connection terminated"));
     await vi.advanceTimersByTimeAsync(100);
@@ -290,7 +290,7 @@ describe("the limits' defaults, and what happens to late answers", () => {
   it("destroys a connection whose statement failed because the connection broke", async () => {
     const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
     const client = scriptedClient(() => Promise.reject(reset));
-    const outcome = await postgresStore({ pool: scriptedPool(client) }).findOrganization("org-a").catch(described);
+    const outcome = await postgresStore({ pool: scriptedPool(client) }).directory.findOrganization("org-a").catch(described);
     expect({ outcome, releases: client.releases }).toEqual({
       outcome: { name: "StorageUnavailableError", message: "the database cannot be reached", cause: { name: "Error", message: "read ECONNRESET" } },
       releases: [{ name: "Error", message: "read ECONNRESET" }],
@@ -300,7 +300,7 @@ describe("the limits' defaults, and what happens to late answers", () => {
   it("keeps a connection whose statement failed for a reason other than the connection", async () => {
     const syntax = Object.assign(new Error("syntax error"), { code: "42601" });
     const client = scriptedClient(() => Promise.reject(syntax));
-    const outcome = await postgresStore({ pool: scriptedPool(client) }).findOrganization("org-a").catch(described);
+    const outcome = await postgresStore({ pool: scriptedPool(client) }).directory.findOrganization("org-a").catch(described);
     expect({ outcome, releases: client.releases }).toEqual({ outcome: { name: "Error", message: "syntax error" }, releases: [false] });
   });
 });
@@ -373,12 +373,12 @@ describe.skipIf(url === undefined)(`statements held up on the real server${needs
     const blocker = await admin.connect();
     try {
       await blocker.query(`BEGIN; LOCK TABLE ${s.subject.schema.schema}.human_users_organizations IN ACCESS EXCLUSIVE MODE`);
-      const { outcome, ms } = await timed(s.store.findOrganization("org-a"));
+      const { outcome, ms } = await timed(s.store.directory.findOrganization("org-a"));
       expect(outcome).toEqual({ error: timedOut("answer", 300) });
       expect(ms).toBeLessThan(1_500);
       await blocker.query("ROLLBACK");
       await s.settled();
-      expect(await s.store.findOrganization("org-a")).toEqual(contractOrganizations.find((organization) => organization.id === "org-a"));
+      expect(await s.store.directory.findOrganization("org-a")).toEqual(contractOrganizations.find((organization) => organization.id === "org-a"));
     } finally {
       blocker.release();
       await s.close();
@@ -397,10 +397,10 @@ describe.skipIf(url === undefined)(`statements held up on the real server${needs
       expect((await pending).outcome).toEqual({ error: timedOut("answer", 300) });
       await blocker.query("ROLLBACK");
       await s.settled();
-      expect(await s.subject.store.findOrganization("org-new")).toBeUndefined();
+      expect(await s.subject.store.directory.findOrganization("org-new")).toBeUndefined();
 
       await s.store.upsertOrganization(organization);
-      expect(await s.subject.store.findOrganization("org-new")).toEqual(organization);
+      expect(await s.subject.store.directory.findOrganization("org-new")).toEqual(organization);
     } finally {
       blocker.release();
       await s.close();
@@ -414,13 +414,13 @@ describe.skipIf(url === undefined)(`statements held up on the real server${needs
     const blocker = await admin.connect();
     try {
       await blocker.query("SELECT pg_advisory_lock(1752005491, hashtext('username' || chr(31) || '' || chr(31) || 'victim-name'))");
-      const write = userWrite("victim");
-      expect((await timed(s.store.appendUser(write))).outcome).toEqual({ error: timedOut("answer", 300) });
+      const write = newUserAppend("victim");
+      expect((await timed(s.store.userLog.append(write))).outcome).toEqual({ error: timedOut("answer", 300) });
       await s.settled();
       await blocker.query("SELECT pg_advisory_unlock_all()");
       expect(await s.subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
 
-      expect(await s.store.appendUser(write)).toEqual({ ok: true });
+      expect(await s.store.userLog.append(write)).toEqual({ ok: true });
     } finally {
       blocker.release();
       await s.close();
