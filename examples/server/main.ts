@@ -2,12 +2,13 @@
 // PORT (8080; 0 for any free port), HOST (127.0.0.1), DEMO_TOKEN (demo-token), PUBLIC_ORIGIN
 // (http://HOST:PORT), MAX_BODY_BYTES (1 MiB), and DATABASE_URL or PGLITE_DIR for durable storage
 // (see storage.ts). Mail is printed instead of sent.
-import { createServer, type RequestListener } from "node:http";
+import type { RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createFetchHandler, startNotificationWorker, systemClock, type NotificationWorker, type Ports } from "../../src/index.js";
 import { consoleMailer } from "./console-mailer.js";
 import { DEMO_ORGANIZATION, demoTokenAuthentication } from "./demo-auth.js";
 import { nodeListener } from "./node-listener.js";
+import { createNodeServer } from "./node-server.js";
 import { openStorage } from "./storage.js";
 
 const env = process.env;
@@ -28,7 +29,7 @@ function serveOperations(origin: string): RequestListener {
   return nodeListener(createFetchHandler(ports, { authenticate, origin, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) }));
 }
 
-const server = createServer();
+const server = createNodeServer();
 server.listen(port, host, () => {
   // Built once bound, so that with PORT=0 the links carry the port actually given.
   const { port: bound } = server.address() as AddressInfo;
