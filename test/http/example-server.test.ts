@@ -1,9 +1,12 @@
 // `npm start`'s server as a user runs it: its start-up line, the demo token, and a clean stop.
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { killStartedServers, startExampleServer, stopExampleServer } from "./example-process.js";
+import { exitCode, killStartedServers, startExampleServer, stopExampleServer } from "./example-process.js";
+import { openRaw, parseAnswers } from "./raw-http.js";
 
 afterEach(killStartedServers);
 
@@ -11,6 +14,22 @@ const demoBody = JSON.stringify({ userId: "demo-1", profile: { givenName: "Demo"
 
 function createDemoUser(baseUrl: string, authorization: string): Promise<Response> {
   return fetch(`${baseUrl}/v2/users/human`, { method: "POST", headers: { "content-type": "application/json", authorization }, body: demoBody });
+}
+
+/** Resolves once nothing accepts connections on `port` any more: the server has stopped listening. */
+async function untilRefused(port: number): Promise<void> {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.on("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.on("error", () => resolve(true));
+    });
+    if (refused) return;
+    await sleep(20);
+  }
 }
 
 describe("npm start", () => {
@@ -57,4 +76,44 @@ describe("npm start", () => {
       rmSync(folder, { recursive: true, force: true });
     }
   }, 60_000); // PGlite's first start creates its database cluster: seconds on a busy machine
+
+  it("refuses to start with a STOP_GRACE_MS that is not a whole number", async () => {
+    await expect(startExampleServer({ STOP_GRACE_MS: "soon" })).rejects.toThrow("the example server stopped before listening");
+  });
+
+  describe("on SIGTERM with a request in flight", () => {
+    const head = `POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(demoBody)}\r\n\r\n`;
+
+    it("answers it, closes its connection rather than keep it alive, and exits", async () => {
+      const server = await startExampleServer();
+      const connection = openRaw(server.port, 10_000);
+      await connection.write(head + demoBody.slice(0, 10));
+      server.child.kill("SIGTERM");
+      await untilRefused(server.port);
+      await connection.write(demoBody.slice(10));
+      const { received, closedByServer } = await connection.exchange;
+      const answers = parseAnswers(received);
+      const changeDate = (answers[0]?.body as { details?: { changeDate?: string } } | undefined)?.details?.changeDate;
+      const body = { userId: "demo-1", details: { sequence: "2", changeDate, resourceOwner: "demo-org" } };
+      expect({ answers, closedByServer, exitCode: await exitCode(server.child) }).toEqual({
+        answers: [
+          {
+            status: 200,
+            headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", "content-length": String(JSON.stringify(body).length) },
+            body,
+          },
+        ],
+        closedByServer: true,
+        exitCode: 0,
+      });
+    });
+
+    it("cuts off a client that stalls half way through its body once STOP_GRACE_MS has passed, and exits", async () => {
+      const server = await startExampleServer({ STOP_GRACE_MS: "200" });
+      const connection = openRaw(server.port, 10_000);
+      await connection.write(head + demoBody.slice(0, 10));
+      server.child.kill("SIGTERM");
+      expect([await connection.exchange, await exitCode(server.child)]).toEqual([{ received: "", closedByServer: true }, 0]);
+    });
+  });
 });

@@ -12,13 +12,21 @@ export interface RawExchange {
   readonly closedByServer: boolean;
 }
 
-/**
- * Sends `request` byte for byte to 127.0.0.1:`port`, then waits (or half-closes, or aborts) and
- * collects what the server sends until it closes the connection or `waitMs` passes.
- */
-export function sendRaw(port: number, request: string, ending: Ending = "wait", waitMs = 3000): Promise<RawExchange> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
+export interface RawConnection {
+  /** Writes bytes as given (Latin-1, one byte a character). */
+  write(bytes: string): Promise<void>;
+  /** Closes the sending side, as a client that has said all it will. */
+  halfClose(): void;
+  /** Goes away without a word. */
+  abort(): void;
+  /** Everything the server sends until it closes the connection or `waitMs` (from opening) passes. */
+  readonly exchange: Promise<RawExchange>;
+}
+
+/** A connection to 127.0.0.1:`port`, written to by hand. */
+export function openRaw(port: number, waitMs = 3000): RawConnection {
+  const socket = connect(port, "127.0.0.1");
+  const exchange = new Promise<RawExchange>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let closedByServer = true;
     const timer = setTimeout(() => {
@@ -34,11 +42,21 @@ export function sendRaw(port: number, request: string, ending: Ending = "wait", 
       clearTimeout(timer);
       resolve({ received: Buffer.concat(chunks).toString("latin1"), closedByServer });
     });
-    socket.write(Buffer.from(request, "latin1"), () => {
-      if (ending === "half-close") socket.end();
-      if (ending === "abort") setTimeout(() => socket.destroy(), 100);
-    });
   });
+  const write = (bytes: string): Promise<void> => new Promise((resolve) => socket.write(Buffer.from(bytes, "latin1"), () => resolve()));
+  return { write, halfClose: () => socket.end(), abort: () => socket.destroy(), exchange };
+}
+
+/**
+ * Sends `request` byte for byte, then waits (or half-closes, or aborts) and collects what the
+ * server sends until it closes the connection or `waitMs` passes.
+ */
+export async function sendRaw(port: number, request: string, ending: Ending = "wait", waitMs = 3000): Promise<RawExchange> {
+  const connection = openRaw(port, waitMs);
+  await connection.write(request);
+  if (ending === "half-close") connection.halfClose();
+  if (ending === "abort") setTimeout(connection.abort, 100);
+  return connection.exchange;
 }
 
 export interface RawAnswer {
