@@ -1,14 +1,17 @@
 // `npm start`: serves operations A and B over HTTP (REST and Connect) on node:http. Environment:
 // PORT (8080; 0 for any free port), HOST (127.0.0.1), DEMO_TOKEN (demo-token), PUBLIC_ORIGIN
-// (http://HOST:PORT), MAX_BODY_BYTES (1 MiB), and DATABASE_URL or PGLITE_DIR for durable storage
-// (see storage.ts). Mail is printed instead of sent.
-import { createServer, type RequestListener } from "node:http";
+// (http://HOST:PORT), MAX_BODY_BYTES (1 MiB), STOP_GRACE_MS (10000: how long SIGINT/SIGTERM waits for
+// requests in flight), and DATABASE_URL or PGLITE_DIR for durable storage (see storage.ts). Mail is
+// printed instead of sent.
+import type { RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startNotificationWorker, systemClock, type NotificationWorker, type Ports } from "../../src/index.js";
 import { createFetchHandler } from "../../src/http/index.js";
 import { consoleMailer } from "./console-mailer.js";
 import { DEMO_ORGANIZATION, demoTokenAuthentication } from "./demo-auth.js";
 import { nodeListener } from "./node-listener.js";
+import { createNodeServer } from "./node-server.js";
+import { gracefulStop } from "./graceful-stop.js";
 import { openStorage } from "./storage.js";
 
 const env = process.env;
@@ -16,6 +19,9 @@ const port = Number(env["PORT"] ?? "8080");
 const host = env["HOST"] ?? "127.0.0.1";
 const token = env["DEMO_TOKEN"] ?? "demo-token";
 const maxBodyBytes = env["MAX_BODY_BYTES"] === undefined ? undefined : Number(env["MAX_BODY_BYTES"]);
+const stopGraceMs = Number(env["STOP_GRACE_MS"] ?? "10000");
+// NaN would cut off every request in flight at once: refuse the setting at start-up.
+if (!Number.isSafeInteger(stopGraceMs) || stopGraceMs < 0) throw new RangeError("STOP_GRACE_MS must be a whole number of milliseconds, 0 or more");
 
 const opened = await openStorage(env, DEMO_ORGANIZATION);
 
@@ -29,7 +35,8 @@ function serveOperations(origin: string): RequestListener {
   return nodeListener(createFetchHandler(ports, { authenticate, origin, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) }));
 }
 
-const server = createServer();
+const server = createNodeServer();
+const stopServer = gracefulStop(server, stopGraceMs);
 server.listen(port, host, () => {
   // Built once bound, so that with PORT=0 the links carry the port actually given.
   const { port: bound } = server.address() as AddressInfo;
@@ -39,10 +46,7 @@ server.listen(port, host, () => {
 });
 
 async function shutDown(): Promise<void> {
-  await new Promise((resolve) => {
-    server.close(resolve);
-    server.closeIdleConnections();
-  });
+  await stopServer();
   await worker?.stop();
   await opened.close();
 }

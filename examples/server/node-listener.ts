@@ -1,35 +1,51 @@
-// Bridges node:http to a Fetch API handler: the request body is streamed into the Request (so the
-// handler's size limit holds without buffering), and the Response is written back whole.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+// Bridges node:http to a Fetch API handler: the request goes in as a streamed Request, the Response
+// is written back whole. Nothing a client sends makes it throw: a request the Fetch API cannot
+// represent gets the bridge's own JSON error, and the server goes on to the next one.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FetchHandler } from "../../src/http/index.js";
+import { refusalContent, refusals, type BridgeRefusal } from "./bridge-refusals.js";
+import { toFetchRequest } from "./node-request.js";
 
-function toRequest(incoming: IncomingMessage): Request {
-  const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`);
-  const headers = new Headers();
-  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
-    headers.append(incoming.rawHeaders[i] ?? "", incoming.rawHeaders[i + 1] ?? "");
-  }
-  const hasBody = incoming.method !== "GET" && incoming.method !== "HEAD";
-  const body = hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : null;
-  // `duplex: "half"` is what Node's fetch requires for a streamed request body.
-  return new Request(url, { method: incoming.method ?? "GET", headers, body, duplex: "half" } as RequestInit);
+/**
+ * Once the body is streamed into a Request, node:http no longer skips what the handler left unread
+ * (a body refused before reading, or over the size limit), and the next request on the connection
+ * would wait behind it: an answer given before the body was read to its end closes the connection.
+ */
+function closingIfUnread(incoming: IncomingMessage, request: Request): OutgoingHttpHeaders {
+  return request.body !== null && !incoming.readableEnded ? { connection: "close" } : {};
 }
 
-async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
-  const body = new Uint8Array(await response.arrayBuffer());
-  outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+function writeAnswer(outgoing: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Uint8Array): void {
+  if (outgoing.headersSent) {
+    // Too late for another answer: cut the connection, so that the client sees this one is broken.
+    outgoing.destroy();
+    return;
+  }
+  outgoing.writeHead(status, { ...headers, "content-length": String(body.byteLength) });
   outgoing.end(body);
+}
+
+function writeRefusal(outgoing: ServerResponse, refused: BridgeRefusal, extra: OutgoingHttpHeaders = {}): void {
+  const { body, headers } = refusalContent(refused);
+  writeAnswer(outgoing, refused.status, { ...headers, ...extra }, body);
+}
+
+async function writeResponse(response: Response, outgoing: ServerResponse, extra: OutgoingHttpHeaders): Promise<void> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  writeAnswer(outgoing, response.status, { ...Object.fromEntries(response.headers), ...extra }, body);
 }
 
 export function nodeListener(handler: FetchHandler): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
-    handler(toRequest(incoming))
-      .then((response) => writeResponse(response, outgoing))
-      .catch(() => {
-        // The handler never rejects; this guards the bridge itself.
-        if (!outgoing.headersSent) outgoing.writeHead(500);
-        outgoing.end();
-      });
+    const request = toFetchRequest(incoming);
+    if (request.isErr()) {
+      // No body was streamed: node:http skips it, and the connection serves the next request.
+      writeRefusal(outgoing, request.error);
+      return;
+    }
+    handler(request.value)
+      .then((response) => writeResponse(response, outgoing, closingIfUnread(incoming, request.value)))
+      // The handler never rejects; this guards the bridge itself.
+      .catch(() => writeRefusal(outgoing, refusals.internal(), closingIfUnread(incoming, request.value)));
   };
 }

@@ -1,23 +1,14 @@
 // `npm start`'s server as a user runs it: its start-up line, the demo token, and a clean stop.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { exitCode, killStartedServers, startExampleServer, stopExampleServer } from "./example-process.js";
+import { openRaw, parseAnswers } from "./raw-http.js";
 
-let child: ChildProcess | undefined;
-
-afterEach(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-async function stop(): Promise<number | null> {
-  child?.kill("SIGTERM");
-  const [code] = (await once(child ?? process, "exit")) as [number | null];
-  return code;
-}
+afterEach(killStartedServers);
 
 const demoBody = JSON.stringify({ userId: "demo-1", profile: { givenName: "Demo", familyName: "User" }, email: { email: "demo@demo.localhost", isVerified: true } });
 
@@ -25,21 +16,26 @@ function createDemoUser(baseUrl: string, authorization: string): Promise<Respons
   return fetch(`${baseUrl}/v2/users/human`, { method: "POST", headers: { "content-type": "application/json", authorization }, body: demoBody });
 }
 
-async function start(env: Record<string, string>): Promise<{ readonly line: string; readonly baseUrl: string }> {
-  child = spawn(process.execPath, ["--import", "tsx", "examples/server/main.ts"], {
-    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  for await (const line of createInterface({ input: child.stdout ?? process.stdin })) {
-    const match = /^human-users example server listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(line);
-    if (match?.[1] !== undefined) return { line, baseUrl: match[1] };
+/** Resolves once nothing accepts connections on `port` any more: the server has stopped listening. */
+async function untilRefused(port: number): Promise<void> {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.on("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.on("error", () => resolve(true));
+    });
+    if (refused) return;
+    await sleep(20);
   }
-  throw new Error("the example server stopped before listening");
 }
 
 describe("npm start", () => {
   it("says where it listens, serves callers with the demo token, refuses others, and stops on SIGTERM", async () => {
-    const { line, baseUrl } = await start({ DEMO_TOKEN: "s3cret-demo" });
+    const server = await startExampleServer({ DEMO_TOKEN: "s3cret-demo" });
+    const { line, baseUrl } = server;
     const refused = await createDemoUser(baseUrl, "Bearer wrong-token");
     const accepted = await createDemoUser(baseUrl, "Bearer s3cret-demo");
     const acceptedBody = (await accepted.json()) as { details: { changeDate: string } };
@@ -52,23 +48,23 @@ describe("npm start", () => {
       refused: [401, 16],
       accepted: [200, { userId: "demo-1", details: { sequence: "2", changeDate: acceptedBody.details.changeDate, resourceOwner: "demo-org" } }],
     });
-    expect(await stop()).toBe(0);
+    expect(await stopExampleServer(server)).toBe(0);
   });
 
   it("keeps users across restarts in PGlite when PGLITE_DIR is set", async () => {
     const folder = mkdtempSync(join(tmpdir(), "human-users-example-"));
     try {
-      const first = await start({ PGLITE_DIR: folder });
+      const first = await startExampleServer({ PGLITE_DIR: folder });
       const created = (await createDemoUser(first.baseUrl, "Bearer demo-token")).status;
-      const firstStop = await stop();
-      const second = await start({ PGLITE_DIR: folder });
+      const firstStop = await stopExampleServer(first);
+      const second = await startExampleServer({ PGLITE_DIR: folder });
       const again = await createDemoUser(second.baseUrl, "Bearer demo-token");
       expect({
         line: second.line,
         created,
         firstStop,
         again: [again.status, ((await again.json()) as { code: number }).code],
-        secondStop: await stop(),
+        secondStop: await stopExampleServer(second),
       }).toEqual({
         line: `human-users example server listening on ${second.baseUrl} (storage PGlite in ${folder}; send "Authorization: Bearer demo-token")`,
         created: 200,
@@ -80,4 +76,44 @@ describe("npm start", () => {
       rmSync(folder, { recursive: true, force: true });
     }
   }, 60_000); // PGlite's first start creates its database cluster: seconds on a busy machine
+
+  it("refuses to start with a STOP_GRACE_MS that is not a whole number", async () => {
+    await expect(startExampleServer({ STOP_GRACE_MS: "soon" })).rejects.toThrow("the example server stopped before listening");
+  });
+
+  describe("on SIGTERM with a request in flight", () => {
+    const head = `POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(demoBody)}\r\n\r\n`;
+
+    it("answers it, closes its connection rather than keep it alive, and exits", async () => {
+      const server = await startExampleServer();
+      const connection = openRaw(server.port, 10_000);
+      await connection.write(head + demoBody.slice(0, 10));
+      server.child.kill("SIGTERM");
+      await untilRefused(server.port);
+      await connection.write(demoBody.slice(10));
+      const { received, closedByServer } = await connection.exchange;
+      const answers = parseAnswers(received);
+      const changeDate = (answers[0]?.body as { details?: { changeDate?: string } } | undefined)?.details?.changeDate;
+      const body = { userId: "demo-1", details: { sequence: "2", changeDate, resourceOwner: "demo-org" } };
+      expect({ answers, closedByServer, exitCode: await exitCode(server.child) }).toEqual({
+        answers: [
+          {
+            status: 200,
+            headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", "content-length": String(JSON.stringify(body).length) },
+            body,
+          },
+        ],
+        closedByServer: true,
+        exitCode: 0,
+      });
+    });
+
+    it("cuts off a client that stalls half way through its body once STOP_GRACE_MS has passed, and exits", async () => {
+      const server = await startExampleServer({ STOP_GRACE_MS: "200" });
+      const connection = openRaw(server.port, 10_000);
+      await connection.write(head + demoBody.slice(0, 10));
+      server.child.kill("SIGTERM");
+      expect([await connection.exchange, await exitCode(server.child)]).toEqual([{ received: "", closedByServer: true }, 0]);
+    });
+  });
 });
