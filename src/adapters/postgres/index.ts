@@ -3,4 +3,5 @@ export type { PgClientLike, PgPoolLike, PgQuery, PostgresStoreOptions } from "./
 export type { SqlStore } from "./sql-store.js";
 export type { MigrationReport } from "./migrate.js";
 export { migrations, migrationFileName } from "./migrations.js";
-export type { Migration } from "./migrations.js";
+export type { Migration, MigrationFindings } from "./migrations.js";
+export type { UsernamesFoldedTogether } from "./username-claim-keys.js";
