@@ -17,27 +17,28 @@ export function toNfkcCasefold(text: string): string {
   const decomposed = text.normalize("NFD");
   // Only a string holding compatibility characters needs them expanded one by one (the slow part).
   const hasCompatibilityForms = decomposed.normalize("NFKD") !== decomposed;
-  const { singles, longer } = foldingTable();
+  const mappings = foldingTable();
   let folded = "";
-  for (const char of decomposed) {
-    const codePoint = char.codePointAt(0) ?? 0;
-    const mapped = foldCodePoint(codePoint, singles, longer);
-    if (mapped !== undefined) {
-      folded += mapped;
-      continue;
+  // Code points that stay as they are are copied in runs, not one by one.
+  let unchangedFrom = 0;
+  let index = 0;
+  while (index < decomposed.length) {
+    const codePoint = decomposed.codePointAt(index) ?? 0;
+    const width = codePoint > 0xffff ? 2 : 1;
+    let replacement = foldCodePoint(codePoint, mappings);
+    if (replacement === undefined && hasCompatibilityForms && codePoint >= 0x80) {
+      const char = decomposed.slice(index, index + width);
+      const compatible = char.normalize("NFKD");
+      // The parts of an NFKD have no decomposition of their own: the table alone folds them.
+      if (compatible !== char) replacement = foldParts(compatible, mappings);
     }
-    const compatible = hasCompatibilityForms && codePoint >= 0x80 ? char.normalize("NFKD") : char;
-    if (compatible === char) {
-      folded += char;
-      continue;
+    if (replacement !== undefined) {
+      folded += decomposed.slice(unchangedFrom, index) + replacement;
+      unchangedFrom = index + width;
     }
-    // The parts of an NFKD have no decomposition of their own: the table alone folds them.
-    for (const part of compatible) {
-      const partCodePoint = part.codePointAt(0) ?? 0;
-      folded += foldCodePoint(partCodePoint, singles, longer) ?? part;
-    }
+    index += width;
   }
-  return folded.normalize("NFC");
+  return (folded + decomposed.slice(unchangedFrom)).normalize("NFC");
 }
 
 function isAscii(text: string): boolean {
@@ -47,9 +48,16 @@ function isAscii(text: string): boolean {
   return true;
 }
 
+function foldParts(text: string, mappings: ReadonlyMap<number, string>): string {
+  let folded = "";
+  for (const part of text) folded += foldCodePoint(part.codePointAt(0) ?? 0, mappings) ?? part;
+  return folded;
+}
+
 /** The folded text of one code point, or undefined when the table leaves it as it is. */
-function foldCodePoint(codePoint: number, singles: ReadonlyMap<number, string>, longer: ReadonlyMap<number, string>): string | undefined {
-  return singles.get(codePoint) ?? longer.get(codePoint) ?? (isRemoved(codePoint) ? "" : undefined);
+function foldCodePoint(codePoint: number, mappings: ReadonlyMap<number, string>): string | undefined {
+  if (codePoint < 0x80) return codePoint >= 0x41 && codePoint <= 0x5a ? String.fromCharCode(codePoint + 0x20) : undefined;
+  return mappings.get(codePoint) ?? (isRemoved(codePoint) ? "" : undefined);
 }
 
 function isRemoved(codePoint: number): boolean {
@@ -61,26 +69,20 @@ function isRemoved(codePoint: number): boolean {
   return false;
 }
 
-interface FoldingTable {
-  readonly singles: ReadonlyMap<number, string>;
-  readonly longer: ReadonlyMap<number, string>;
-}
-
-let table: FoldingTable | undefined;
+let table: Map<number, string> | undefined;
 
 // Built on first use (about a thousand entries), so that importing the library costs nothing.
-function foldingTable(): FoldingTable {
+function foldingTable(): ReadonlyMap<number, string> {
   if (table !== undefined) return table;
-  const singles = new Map<number, string>();
+  const mappings = new Map<number, string>();
   for (let index = 0; index < SINGLE_MAPPING_RUNS.length; index += 4) {
     const [first = 0, count = 0, stride = 1, delta = 0] = SINGLE_MAPPING_RUNS.slice(index, index + 4);
     for (let step = 0; step < count; step += 1) {
       const codePoint = first + step * stride;
-      singles.set(codePoint, String.fromCodePoint(codePoint + delta));
+      mappings.set(codePoint, String.fromCodePoint(codePoint + delta));
     }
   }
-  const longer = new Map<number, string>();
-  for (const [from = 0, ...to] of LONGER_MAPPINGS) longer.set(from, String.fromCodePoint(...to));
-  table = { singles, longer };
+  for (const [from = 0, ...to] of LONGER_MAPPINGS) mappings.set(from, String.fromCodePoint(...to));
+  table = mappings;
   return table;
 }
