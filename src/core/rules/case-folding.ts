@@ -41,7 +41,8 @@ export function toNfkcCasefold(text: string): string {
   return (folded + decomposed.slice(unchangedFrom)).normalize("NFC");
 }
 
-function isAscii(text: string): boolean {
+/** True when every code unit is ASCII: such text folds by lower-casing alone. */
+export function isAscii(text: string): boolean {
   for (let index = 0; index < text.length; index += 1) {
     if (text.charCodeAt(index) > 0x7f) return false;
   }

@@ -1,4 +1,4 @@
-import { toNfkcCasefold } from "./case-folding.js";
+import { isAscii, toNfkcCasefold } from "./case-folding.js";
 
 // IDNA2008 registers ß and ς as letters of their own (straße.example is not strasse.example), and
 // UTS #46 maps the capital ẞ to ß; folding them would look up a different domain.
@@ -15,6 +15,7 @@ const TRAILING_DOTS = /\.+$/u;
  * as they are, not decoded.
  */
 export function canonicalDomain(domain: string): string {
+  if (isAscii(domain)) return domain.toLowerCase().replace(TRAILING_DOTS, "");
   const folded = domain
     .normalize("NFKC")
     .replaceAll("ẞ", "ß")

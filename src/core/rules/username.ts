@@ -1,4 +1,4 @@
-import { toNfkcCasefold } from "./case-folding.js";
+import { isAscii, toNfkcCasefold } from "./case-folding.js";
 import { canonicalDomain } from "./domain-name.js";
 
 /** The stored form of a username: trimmed, Unicode NFC. */
@@ -20,7 +20,7 @@ export function usernameClaimKey(username: string): string {
  * other usernames. The `@` is found after compatibility normalization, so a full-width `＠` counts.
  */
 export function usernameDomain(username: string): string | undefined {
-  const compatible = username.normalize("NFKC");
+  const compatible = isAscii(username) ? username : username.normalize("NFKC");
   const at = compatible.lastIndexOf("@");
   if (at <= 0) return undefined;
   const domain = canonicalDomain(compatible.slice(at + 1));
