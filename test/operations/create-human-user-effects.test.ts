@@ -209,6 +209,25 @@ describe("rules against storage", () => {
       expect((await createHumanUser(ports, { ...minimalCreate(), username }, context)).isOk()).toBe(true);
     }
   });
+
+  it.each(["ann＠globex.test", "ann@globex.test.", "ann@globex。test", "ann@ＧＬＯＢＥＸ．ｔｅｓｔ", "ann@glo\u00adbex.test", "ann@globex.test\u200b"])(
+    "answers 3 for %j, another organization's verified domain written another way, and writes nothing",
+    async (username) => {
+      const ports = testPorts();
+      const message = "username: uses a domain verified by another organization";
+      expect(await createHumanUser(ports, { ...minimalCreate(), username }, context)).toEqual(
+        err({
+          code: 3,
+          message,
+          details: [
+            { "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id: "USER-d0m3", message },
+            { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "username", description: "uses a domain verified by another organization" }] },
+          ],
+        }),
+      );
+      expect(ports.storage.events()).toEqual([]);
+    },
+  );
 });
 
 describe("port failures", () => {

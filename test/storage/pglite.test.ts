@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
+import { migrations } from "../../src/adapters/postgres/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { describeStorageContract, newUserAppend } from "../../src/testing/index.js";
 import { PgliteSchemas } from "./databases.js";
@@ -19,7 +20,7 @@ describeStorageContract("pglite", (seed) => pglite.subject("contract", seed));
 describe("pglite in a folder", () => {
   it("keeps what was written after the database is closed and opened again", async () => {
     await pglite.instance.exec("SET search_path TO public");
-    expect(await migratePglite(pglite.instance)).toEqual({ applied: [1] });
+    expect(await migratePglite(pglite.instance)).toEqual({ applied: migrations.map((migration) => migration.version), foldedTogether: [] });
     const write = newUserAppend("durable", { events: 2, notifications: 1 });
     expect(await pgliteStore({ db: pglite.instance }).userLog.append(write)).toEqual({ ok: true });
     await pglite.close();
@@ -28,7 +29,7 @@ describe("pglite in a folder", () => {
 
     const reopened = new PGlite(folder);
     try {
-      expect(await migratePglite(reopened)).toEqual({ applied: [] });
+      expect(await migratePglite(reopened)).toEqual({ applied: [], foldedTogether: [] });
       const store = pgliteStore({ db: reopened });
       expect(await store.userLog.loadEvents("durable")).toEqual(write.events);
       expect(await store.userLog.findHeldClaims(write.claims)).toEqual(write.claims);

@@ -3,4 +3,5 @@ export type { PgPoolLike, PostgresStoreOptions, PostgresTimeouts } from "./postg
 export type { SqlStore } from "./sql-store.js";
 export type { MigrationReport } from "./migrate.js";
 export { migrations } from "./migrations.js";
-export type { Migration } from "./migrations.js";
+export type { Migration, MigrationFindings } from "./migrations.js";
+export type { UsernamesFoldedTogether } from "./username-claim-keys.js";

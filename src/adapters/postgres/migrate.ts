@@ -1,9 +1,16 @@
 import type { SqlDatabase } from "./sql-database.js";
 import { migrations as shippedMigrations, type Migration } from "./migrations.js";
+import type { UsernamesFoldedTogether } from "./username-claim-keys.js";
 
 export interface MigrationReport {
   /** Versions applied by this call, in order; empty when the schema was already current. */
   readonly applied: readonly number[];
+  /**
+   * Existing users whose usernames became one username when claim keys began to fold case fully
+   * (version 2), e.g. `STRASSE` and `straße`. All of them keep their usernames and can still sign
+   * in; rename all but one of each group to make the usernames unique again.
+   */
+  readonly foldedTogether: readonly UsernamesFoldedTogether[];
 }
 
 /**
@@ -22,12 +29,15 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     const done = await tx.query("SELECT version FROM human_users_schema_migrations");
     const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
     const applied: number[] = [];
+    const foldedTogether: UsernamesFoldedTogether[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (doneVersions.has(migration.version)) continue;
       await tx.exec(migration.sql);
+      const findings = (await migration.run?.(tx)) ?? {};
+      foldedTogether.push(...(findings.foldedTogether ?? []));
       await tx.query("INSERT INTO human_users_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
       applied.push(migration.version);
     }
-    return { applied };
+    return { applied, foldedTogether };
   });
 }

@@ -1,3 +1,6 @@
+import type { SqlSession } from "./sql-database.js";
+import { recomputeUsernameClaimKeys, USERNAME_KEYS_SQL, type UsernamesFoldedTogether } from "./username-claim-keys.js";
+
 /**
  * The schema, as versioned plain SQL. `migrate()` applies the versions a database lacks; the build
  * also writes each one to `dist/sql/<version>_<name>.sql` for hosts that run their own migration
@@ -10,6 +13,13 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** A step PostgreSQL cannot do in SQL, run after `sql` in the same transaction. */
+  readonly run?: (tx: SqlSession) => Promise<MigrationFindings>;
+}
+
+/** What a step in code found that a person should look at; `migrate()` reports it. */
+export interface MigrationFindings {
+  readonly foldedTogether?: readonly UsernamesFoldedTogether[];
 }
 
 const initial = `
@@ -94,7 +104,15 @@ END
 $$;
 `;
 
-export const migrations: readonly Migration[] = [{ version: 1, name: "initial", sql: initial }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: "initial", sql: initial },
+  {
+    version: 2,
+    name: "username_case_folding",
+    sql: USERNAME_KEYS_SQL,
+    run: async (tx) => ({ foldedTogether: await recomputeUsernameClaimKeys(tx) }),
+  },
+];
 
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */
 export function migrationFileName(migration: Migration): string {
