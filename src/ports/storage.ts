@@ -15,6 +15,11 @@ export interface Storage {
   readonly directory: Directory;
   readonly userLog: UserLog;
   readonly outbox: Outbox;
+  /**
+   * True when what is written survives a restart (PostgreSQL, PGlite): codes written then must
+   * still check after it, so the library refuses throwaway keys with such a store.
+   */
+  readonly durable?: boolean;
 }
 
 /** Everything a store holds, for tests and inspection: events and notifications in writing order, claims in any order. */

@@ -171,6 +171,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     directory,
     userLog,
     outbox,
+    durable: true,
     async upsertOrganization(organization) {
       await db.transaction(async (tx) => {
         const policy = organization.policy === undefined ? null : JSON.stringify(organization.policy);

@@ -1,9 +1,9 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { CodeKind, CodeSpec, HumanUsersConfig } from "../../ports/config.js";
-import type { Keys } from "../../ports/keys.js";
+import type { Keys, KeySet } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
-import { encodeBase64 } from "../../shared/base64.js";
+import { decodeLenientBase64, encodeBase64 } from "../../shared/base64.js";
 import type { HashedCode } from "../events/user-events.js";
 
 const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -47,13 +47,40 @@ type KeyedHmac = ReturnType<typeof hmac.create>;
 const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
 const encoder = new TextEncoder();
 
-/** How a code is kept: its keyed hash, never the code. */
-export function hashedCode(code: string, keys: Keys): HashedCode {
-  let keyed = keyedStates.get(keys.codeHmacKey);
+function codeDigest(code: string, key: Uint8Array): Uint8Array {
+  let keyed = keyedStates.get(key);
   if (keyed === undefined) {
-    keyed = hmac.create(sha256, keys.codeHmacKey);
-    keyedStates.set(keys.codeHmacKey, keyed);
+    keyed = hmac.create(sha256, key);
+    keyedStates.set(key, keyed);
   }
-  const digest = keyed.clone().update(encoder.encode(code)).digest();
-  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: encodeBase64(digest) };
+  return keyed.clone().update(encoder.encode(code)).digest();
+}
+
+/** How a code is kept: its keyed hash under the current keys, never the code. */
+export function hashedCode(code: string, keys: Keys): HashedCode {
+  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: encodeBase64(codeDigest(code, keys.codeHmacKey)) };
+}
+
+/** The key set a stored value names: the current one, or one a rotation retired. */
+export function keySetById(keys: Keys, keyId: string): KeySet | undefined {
+  return keys.keyId === keyId ? keys : keys.previous?.find((previous) => previous.keyId === keyId);
+}
+
+/** Equal bytes, compared in time that depends on their length only. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0;
+}
+
+/**
+ * Whether `code` is the one `stored` was made from, under the key it names (current or
+ * retired). The comparison is constant-time; a code under an unknown key never matches.
+ */
+export function codeMatches(code: string, stored: HashedCode, keys: Keys): boolean {
+  const keySet = keySetById(keys, stored.keyId);
+  const expected = decodeLenientBase64(stored.hash);
+  if (keySet === undefined || expected === undefined || stored.algorithm !== "HMAC-SHA256") return false;
+  return sameBytes(codeDigest(code, keySet.codeHmacKey), expected);
 }
