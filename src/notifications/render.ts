@@ -74,7 +74,9 @@ export function renderNotification(
   const kind = notification.kind;
   switch (kind) {
     case "email.verification":
-    case "email.initialization": {
+    case "email.initialization":
+    case "email.password_reset":
+    case "email.passkey_registration": {
       const chosen = chooseTemplate(kind, notification.locale, templates);
       return chosen === undefined ? err(`no template for ${kind}`) : renderMail(notification, kind, chosen);
     }

@@ -6,7 +6,7 @@ export interface CodeSpec {
   readonly lifetimeSeconds: number;
 }
 
-export type CodeKind = "email" | "phone" | "init" | "passwordless";
+export type CodeKind = "email" | "phone" | "init" | "passwordless" | "passwordReset";
 
 /** What happens to new notifications right after the write. */
 export type ImmediateDelivery = "await" | "background" | "off";
@@ -19,6 +19,12 @@ export interface HumanUsersConfig {
   readonly emailVerificationUrlTemplate?: string;
   /** Link in initialization mails. */
   readonly initializationUrlTemplate?: string;
+  /** Link in password reset mails when the request names none. Placeholders `{{.UserID}}`, `{{.Code}}`, `{{.OrgID}}`. */
+  readonly passwordResetUrlTemplate?: string;
+  /** Link in passkey registration mails when the request names none; `{{.CodeID}}` too. */
+  readonly passkeyRegistrationUrlTemplate?: string;
+  /** The WebAuthn relying party passkeys are registered with; without it, passkey registration answers 9. */
+  readonly passkeys?: PasskeySettings;
   readonly codes?: Partial<Readonly<Record<CodeKind, Partial<CodeSpec>>>>;
   /** ISO 3166-1 alpha-2 region for operation A phone numbers written without `+`. None: such numbers are refused. */
   readonly defaultPhoneRegion?: string;
@@ -32,6 +38,18 @@ export interface HumanUsersConfig {
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;
+}
+
+/** The WebAuthn relying party: who passkeys are registered for, and the pages allowed to register them. */
+export interface PasskeySettings {
+  /** The relying party id: the host's registrable domain (`example.com`). */
+  readonly rpId: string;
+  /** The name authenticators show (`Example`). */
+  readonly rpName: string;
+  /** Every origin a registration may come from (`https://login.example.com`). */
+  readonly origins: readonly string[];
+  /** How long a started registration may take before it is refused. Default 300. */
+  readonly timeoutSeconds?: number;
 }
 
 /** One mail in one language. Placeholders: see `MessageValues`; HTML gets every value escaped. */
@@ -49,6 +67,8 @@ export interface SmsTemplate {
 export interface LanguageMessages {
   readonly "email.verification"?: MailTemplate;
   readonly "email.initialization"?: MailTemplate;
+  readonly "email.password_reset"?: MailTemplate;
+  readonly "email.passkey_registration"?: MailTemplate;
   readonly "phone.verification"?: SmsTemplate;
 }
 

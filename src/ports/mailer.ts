@@ -1,4 +1,4 @@
-export type MailKind = "email.verification" | "email.initialization";
+export type MailKind = "email.verification" | "email.initialization" | "email.password_reset" | "email.passkey_registration";
 
 export interface MailMessage {
   /** Stable per notification: a retried delivery carries the same id, so a mailer can drop duplicates. */

@@ -1,4 +1,4 @@
-export type NotificationKind = "email.verification" | "email.initialization" | "phone.verification";
+export type NotificationKind = "email.verification" | "email.initialization" | "email.password_reset" | "email.passkey_registration" | "phone.verification";
 
 /** A message waiting in the outbox. The plain code lives here only until it is delivered. */
 export interface OutboxNotification {

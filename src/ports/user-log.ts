@@ -81,4 +81,6 @@ export interface UserLog {
   appendNewUsers?(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
   /** One user's events in sequence order; empty when the user does not exist. */
   loadEvents(userId: string): Promise<readonly StoredEvent[]>;
+  /** The id of the user holding `claim` (compared exactly, as `findHeldClaims` does), or undefined when nobody holds it. */
+  findClaimHolder(claim: UniqueClaim): Promise<string | undefined>;
 }

@@ -208,6 +208,27 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.userLog.findHeldClaims([])).toEqual([]);
       }));
 
+      it("names the user holding a claim, comparing kind, scope and key exactly", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { claims: [usernameClaim("ann"), usernameClaim("bob", "org-a")] }));
+        await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("bob")] }));
+        expect(await storage.userLog.findClaimHolder(usernameClaim("ann"))).toBe("u1");
+        expect(await storage.userLog.findClaimHolder(usernameClaim("bob", "org-a"))).toBe("u1");
+        expect(await storage.userLog.findClaimHolder(usernameClaim("bob"))).toBe("u2");
+        expect(await storage.userLog.findClaimHolder(userIdClaim("u2"))).toBe("u2");
+        expect(await storage.userLog.findClaimHolder(usernameClaim("Ann"))).toBeUndefined();
+        expect(await storage.userLog.findClaimHolder(usernameClaim("ann", "org-a"))).toBeUndefined();
+        expect(await storage.userLog.findClaimHolder({ kind: "idp_link", scope: "", key: "ann" })).toBeUndefined();
+      }));
+
+      it("names nobody for a claim given up, and the new holder once another user takes it", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { claims: [usernameClaim("moving")] }));
+        const release = existingUserAppend("u1", 2, { releasedClaims: [usernameClaim("moving")] });
+        expect(await storage.userLog.append(release)).toEqual({ ok: true });
+        expect(await storage.userLog.findClaimHolder(usernameClaim("moving"))).toBeUndefined();
+        await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("moving")] }));
+        expect(await storage.userLog.findClaimHolder(usernameClaim("moving"))).toBe("u2");
+      }));
+
       it(`lets exactly one of ${racers} parallel writers win one claim`, withStore(async ({ storage, snapshot }) => {
         const writes = Array.from({ length: racers }, (_, index) => newUserAppend(`racer${index}`, { claims: [usernameClaim("contested")] }));
         const outcomes = await Promise.all(writes.map((write) => storage.userLog.append(write)));

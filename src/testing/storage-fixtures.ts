@@ -16,7 +16,11 @@ export const contractOrganizations: readonly Organization[] = [
       { domain: "Acme.Example", verified: true },
       { domain: "pending.example", verified: false },
     ],
-    policy: { userLoginMustBeDomain: true, passwordComplexity: { minLength: 12, hasLowercase: true, hasUppercase: false, hasNumber: true, hasSymbol: false } },
+    policy: {
+      userLoginMustBeDomain: true,
+      passwordComplexity: { minLength: 12, hasLowercase: true, hasUppercase: false, hasNumber: true, hasSymbol: false },
+      lockout: { maxPasswordAttempts: 5 },
+    },
   },
   { id: "org-b", domains: [{ domain: "beta.example", verified: true }] },
 ];

@@ -20,6 +20,8 @@ describe("generateCode", () => {
       phone: { length: 6, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", lifetimeSeconds: 3600 },
       init: { length: 6, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", lifetimeSeconds: 259200 },
       passwordless: { length: 12, alphabet: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", lifetimeSeconds: 3600 },
+      // The password reset code: 6 characters, one hour (the numbers).
+      passwordReset: { length: 6, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", lifetimeSeconds: 3600 },
     });
   });
 

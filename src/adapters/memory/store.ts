@@ -232,6 +232,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     append,
     appendNewUsers,
     loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).map(copyJson)),
+    findClaimHolder: (claim) => Promise.resolve(claims.get(claimKey(claim))?.userId),
   };
 
   const notificationOutbox: Outbox = {

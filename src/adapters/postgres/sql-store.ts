@@ -135,6 +135,10 @@ export function sqlStore(db: SqlDatabase): SqlStore {
       return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, appends)));
     },
     loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
+    async findClaimHolder(claim) {
+      const row = (await db.query(sql.claimHolderSql, [claim.kind, claim.scope, claim.key])).rows[0] as { user_id?: unknown } | undefined;
+      return typeof row?.user_id === "string" ? row.user_id : undefined;
+    },
   };
 
   async function findOne<T>(text: string, param: string, map: (row: unknown) => T): Promise<T | undefined> {

@@ -79,6 +79,9 @@ CROSS JOIN LATERAL (
   SELECT 1 FROM human_users_claims h WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key LIMIT 1
 ) AS held`;
 
+/** Who holds one claim: a probe of the primary key. $1 kind, $2 scope, $3 key. */
+export const claimHolderSql = `SELECT user_id FROM human_users_claims WHERE kind = $1 AND scope = $2 AND key = $3`;
+
 const eventColumns = `type, aggregate_id, org_id, sequence, ${iso("created_at")} AS created_at, payload::text AS payload`;
 
 export const loadEventsSql = `SELECT ${eventColumns} FROM human_users_events WHERE aggregate_id = $1 ORDER BY sequence`;

@@ -1,29 +1,35 @@
 import { err, ok, type Result } from "neverthrow";
 
-export type TemplateValue = "UserID" | "Code" | "OrgID";
+export type TemplateValue = "UserID" | "Code" | "OrgID" | "CodeID";
 export type TemplatePart = { readonly literal: string } | { readonly value: TemplateValue };
 export type UrlTemplate = readonly TemplatePart[];
 
-const PLACEHOLDER = /^\{\{\s*\.(UserID|Code|OrgID)\s*\}\}$/;
+/** The placeholders of most links; passkey registration links also have `{{.CodeID}}`. */
+export const LINK_PLACEHOLDERS: readonly TemplateValue[] = ["UserID", "Code", "OrgID"];
+export const PASSKEY_LINK_PLACEHOLDERS: readonly TemplateValue[] = ["UserID", "Code", "OrgID", "CodeID"];
+
+const PLACEHOLDER = /^\{\{\s*\.(UserID|Code|OrgID|CodeID)\s*\}\}$/;
 
 /**
- * Splits a template into literals and the three known placeholders. Any other placeholder and
- * any brace outside a placeholder is refused, with the reason in words.
+ * Splits a template into literals and the known placeholders (`allowed`, default the three of
+ * `LINK_PLACEHOLDERS`). Any other placeholder and any brace outside a placeholder is refused, with
+ * the reason in words.
  */
-export function parseUrlTemplate(template: string): Result<UrlTemplate, string> {
+export function parseUrlTemplate(template: string, allowed: readonly TemplateValue[] = LINK_PLACEHOLDERS): Result<UrlTemplate, string> {
   // The configured templates are parsed for every request that mails a link: parse each once.
-  let parsed = parsedTemplates.get(template);
+  const key = `${allowed.join(",")}\u0000${template}`;
+  let parsed = parsedTemplates.get(key);
   if (parsed === undefined) {
-    parsed = parseUncached(template);
+    parsed = parseUncached(template, allowed);
     if (parsedTemplates.size >= 256) parsedTemplates.clear();
-    parsedTemplates.set(template, parsed);
+    parsedTemplates.set(key, parsed);
   }
   return parsed;
 }
 
 const parsedTemplates = new Map<string, Result<UrlTemplate, string>>();
 
-function parseUncached(template: string): Result<UrlTemplate, string> {
+function parseUncached(template: string, allowed: readonly TemplateValue[]): Result<UrlTemplate, string> {
   const parts: TemplatePart[] = [];
   let rest = template;
   while (rest.length > 0) {
@@ -35,18 +41,21 @@ function parseUncached(template: string): Result<UrlTemplate, string> {
     const close = rest.indexOf("}}", open);
     if (close === -1) return err("has unbalanced braces");
     const match = PLACEHOLDER.exec(rest.slice(open, close + 2));
-    if (match === null) return err("has an unknown placeholder (allowed: {{.UserID}}, {{.Code}}, {{.OrgID}})");
-    parts.push({ value: match[1] as TemplateValue });
+    const value = match?.[1] as TemplateValue | undefined;
+    if (value === undefined || !allowed.includes(value)) {
+      return err(`has an unknown placeholder (allowed: ${allowed.map((name) => `{{.${name}}}`).join(", ")})`);
+    }
+    parts.push({ value });
     rest = rest.slice(close + 2);
   }
-  const sample = renderUrlTemplate(parts, { UserID: "1", Code: "A", OrgID: "1" });
+  const sample = renderUrlTemplate(parts, { UserID: "1", Code: "A", OrgID: "1", CodeID: "1" });
   return isHttpUrl(sample) ? ok(parts) : err("must give an absolute http or https URL");
 }
 
-/** Fills the placeholders, URL-encoding each value. */
-export function renderUrlTemplate(template: UrlTemplate, values: Readonly<Record<TemplateValue, string>>): string {
+/** Fills the placeholders, URL-encoding each value; a value not given (CodeID outside passkey links) is empty. */
+export function renderUrlTemplate(template: UrlTemplate, values: Readonly<Partial<Record<TemplateValue, string>>>): string {
   let out = "";
-  for (const part of template) out += "literal" in part ? part.literal : encodeURIComponent(values[part.value]);
+  for (const part of template) out += "literal" in part ? part.literal : encodeURIComponent(values[part.value] ?? "");
   return out;
 }
 

@@ -14,6 +14,7 @@ export const defaultCodeSpecs: Readonly<Record<CodeKind, CodeSpec>> = Object.fre
   phone: { length: 6, alphabet: UPPER_DIGITS, lifetimeSeconds: 3600 },
   init: { length: 6, alphabet: UPPER_DIGITS, lifetimeSeconds: 72 * 3600 },
   passwordless: { length: 12, alphabet: LETTERS_DIGITS, lifetimeSeconds: 3600 },
+  passwordReset: { length: 6, alphabet: UPPER_DIGITS, lifetimeSeconds: 3600 },
 });
 
 export function codeSpec(config: HumanUsersConfig | undefined, kind: CodeKind): CodeSpec {

@@ -40,6 +40,41 @@ Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können 
       "Der Code ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.",
     ]),
   },
+  "email.password_reset": {
+    subject: "Setzen Sie Ihr Passwort zurück",
+    text: `Hallo {{displayName}},
+
+für das Konto {{username}} wurde das Zurücksetzen des Passworts angefordert. Über diesen Link wählen Sie ein neues:
+{{link}}
+
+Oder geben Sie diesen Code ein: {{code}}
+
+Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.
+`,
+    html: htmlMail("de", [
+      "Hallo {{displayName}},",
+      "für das Konto <strong>{{username}}</strong> wurde das Zurücksetzen des Passworts angefordert. Über diesen Link wählen Sie ein neues:",
+      linkParagraph("Passwort zurücksetzen"),
+      "Oder geben Sie diesen Code ein: <strong>{{code}}</strong>",
+      "Der Code ist {{validity}} gültig. Falls Sie dies nicht angefordert haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.",
+    ]),
+  },
+  "email.passkey_registration": {
+    subject: "Registrieren Sie Ihren Passkey",
+    text: `Hallo {{displayName}},
+
+über diesen Link registrieren Sie einen Passkey für das Konto {{username}}:
+{{link}}
+
+Der Link ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.
+`,
+    html: htmlMail("de", [
+      "Hallo {{displayName}},",
+      "über diesen Link registrieren Sie einen Passkey für das Konto <strong>{{username}}</strong>:",
+      linkParagraph("Passkey registrieren"),
+      "Der Link ist {{validity}} gültig. Falls Sie dies nicht erwartet haben, können Sie diese Nachricht ignorieren.",
+    ]),
+  },
   "phone.verification": {
     text: "Ihr Bestätigungscode lautet {{code}}. Er ist {{validity}} gültig.",
   },
