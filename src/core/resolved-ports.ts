@@ -1,4 +1,4 @@
-import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasskeyCeremonies, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { processKeys } from "./defaults/process-keys.js";
@@ -14,16 +14,19 @@ export interface ResolvedPorts extends Ports {
   readonly authorizer: Authorizer;
   readonly keys: Keys;
   readonly passwords: PasswordHashing;
+  readonly passkeys: PasskeyCeremonies;
 }
 
 /**
  * What the core is given by the layer that assembles the library (it cannot import those layers
- * itself): delivery right after a write, and password hashing built from the ports' settings.
+ * itself): delivery right after a write, password hashing built from the ports' settings, and WebAuthn.
  */
 export interface CommandRuntime {
   /** Hands the notifications an append just wrote to delivery; never rejects. */
   deliver(ports: ResolvedPorts, notificationIds: readonly string[]): Promise<unknown>;
   passwordHashing(ports: Ports): PasswordHashing;
+  /** WebAuthn, for passkey registration. */
+  readonly passkeys: PasskeyCeremonies;
 }
 
 const defaultIds = timeOrderedIds();
@@ -44,6 +47,7 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPor
       authorizer: ports.authorizer ?? defaultAuthorizer,
       keys: ports.keys ?? processKeys(),
       passwords: runtime.passwordHashing(ports),
+      passkeys: runtime.passkeys,
     };
     resolved.set(ports, result);
   }

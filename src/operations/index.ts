@@ -1,8 +1,9 @@
 // The public operations: each is a command of the core, run with delivery and password hashing.
 import { createHumanUserCommand } from "../core/commands/create-human-user.js";
 import { importHumanUserCommand } from "../core/commands/import-human-user.js";
-import type { CreateHumanUserRequest, ImportHumanUserRequest } from "../core/requests.js";
-import type { CreateHumanUserResponse, ImportHumanUserResponse } from "../core/responses.js";
+import { checkPasswordCommand } from "../core/commands/check-password.js";
+import type { CheckPasswordRequest, CreateHumanUserRequest, ImportHumanUserRequest } from "../core/requests.js";
+import type { CheckPasswordResponse, CreateHumanUserResponse, ImportHumanUserResponse } from "../core/responses.js";
 import { runBulkImport, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource } from "../core/bulk/import-human-users.js";
 import type { OperationContext } from "../core/context.js";
 import type { Ports } from "../ports/index.js";
@@ -23,6 +24,14 @@ export const createHumanUser: UserOperation<CreateHumanUserRequest, CreateHumanU
  * (`context.orgId`), initialization mails and the passwordless registration link.
  */
 export const importHumanUser: UserOperation<ImportHumanUserRequest, ImportHumanUserResponse> = operation(importHumanUserCommand);
+
+/**
+ * Checks a user's password (by `userId` or `loginName`), as the reference server does in a
+ * session: 3 for a wrong password or an unknown user alike, 9 for a locked user. Records the check,
+ * locks the user at the organization's `policy.lockout.maxPasswordAttempts`, and on a good check
+ * upgrades a hash that is not of the configured hasher. Needs no requester: the password is the proof.
+ */
+export const checkPassword: UserOperation<CheckPasswordRequest, CheckPasswordResponse> = operation(checkPasswordCommand);
 
 /**
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in

@@ -1,6 +1,7 @@
 import { err, ok } from "neverthrow";
 import type { CommandRuntime } from "../core/resolved-ports.js";
 import { deliverAfterWrite } from "../notifications/after-write.js";
+import { webAuthnCeremonies } from "../passkeys/webauthn-ceremonies.js";
 import { resolveHashBounds } from "../passwords/bounds.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
@@ -23,8 +24,9 @@ export function passwordHashing(ports: Ports): PasswordHashing {
   };
 }
 
-/** What the core is given: delivery through the outbox, and hashing from `human-users/passwords`. */
+/** What the core is given: delivery through the outbox, hashing from `human-users/passwords`, and WebAuthn. */
 export const runtime: CommandRuntime = {
   deliver: deliverAfterWrite,
   passwordHashing,
+  passkeys: webAuthnCeremonies,
 };

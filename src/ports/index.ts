@@ -23,6 +23,7 @@ export type * from "./random-source.js";
 export type * from "./sms-sender.js";
 export type * from "./storage.js";
 export type * from "./password-hashing.js";
+export type * from "./passkeys.js";
 export { StorageUnavailableError } from "./storage.js";
 
 /**

@@ -35,3 +35,8 @@ export function encodeBase64(bytes: Uint8Array, pad = true): string {
   }
   return out;
 }
+
+/** URL-safe base64 without padding (RFC 4648 §5), as WebAuthn writes bytes in JSON. */
+export function encodeBase64Url(bytes: Uint8Array): string {
+  return encodeBase64(bytes, false).replace(/\+/g, "-").replace(/\//g, "_");
+}

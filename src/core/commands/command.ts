@@ -13,8 +13,8 @@ import type { OrganizationRef } from "./target-organization.js";
 
 export type RequestObject = Readonly<Record<string, unknown>>;
 
-/** What a command acts on: a new user in an organization, or an existing user. */
-export type Target = { readonly organization: OrganizationRef } | { readonly userId: string };
+/** What a command acts on: a new user in an organization, or an existing user by its id or login name. */
+export type Target = { readonly organization: OrganizationRef } | { readonly userId: string } | { readonly loginName: string };
 
 /**
  * Who may call. `permission` is checked on the target's organization. With `proof`, the request
@@ -79,4 +79,9 @@ export interface Command<TParsed, TResponse> {
   target(request: RequestObject, context: OperationContext, requester: Requester | undefined): Target;
   parse(request: RequestObject, rules: RulesContext): Result<TParsed, FieldViolation[]>;
   decide(input: DecideInput<TParsed>): Promise<Result<Decision<TResponse>, ErrorBody>>;
+  /**
+   * The answer when the target user does not exist (default 5). A password check answers as for a
+   * wrong password, after as much work, so that nobody learns which users exist.
+   */
+  unknownUser?(ports: ResolvedPorts, request: RequestObject): Promise<ErrorBody>;
 }

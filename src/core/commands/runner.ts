@@ -10,6 +10,7 @@ import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { foldUser } from "../users/fold-user.js";
+import { findUserIdByLoginName } from "../users/login-name.js";
 import type { UserState } from "../users/user-state.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import { rfc3339 } from "../wire/timestamp.js";
@@ -78,10 +79,18 @@ async function resolveTarget<TParsed, TResponse>(
     const organization = await authorizeTarget(ports, requester, target.organization, access.permission);
     return organization.map((found) => ({ organization: found, user: undefined, requester, targetUserId: undefined }));
   }
-  const loaded = await loadUser(ports, target.userId);
+  const unknown = async (): Promise<Result<never, ErrorBody>> => err(command.unknownUser === undefined ? userNotFound() : await command.unknownUser(ports, request));
+  let userId: string;
+  if ("loginName" in target) {
+    const found = await findUserIdByLoginName(ports, target.loginName);
+    if (found.isErr()) return err(found.error);
+    if (found.value === undefined) return unknown();
+    userId = found.value;
+  } else userId = target.userId;
+  const loaded = await loadUser(ports, userId);
   if (loaded.isErr()) return err(loaded.error);
   const user = loaded.value;
-  if (user === undefined) return err(userNotFound());
+  if (user === undefined) return unknown();
   const organization = await callPort("directory lookup of the organization", ports.logger, () => ports.directory.findOrganization(user.orgId));
   if (organization.isErr()) return err(organization.error);
   const org = organization.value;
@@ -92,7 +101,7 @@ async function resolveTarget<TParsed, TResponse>(
     // 5, not 7: a user outside the requester's reach is not there for it.
     if (!allowed.value) return err(userNotFound());
   }
-  return ok({ organization: org, user, requester, targetUserId: target.userId });
+  return ok({ organization: org, user, requester, targetUserId: userId });
 }
 
 /** Steps 1 to 4: shape, requester, target and permission, parse. Never rejects. */

@@ -95,7 +95,7 @@ function storedPasswordHash(ports: ResolvedPorts, draft: UserDraft): Promise<Res
   return hashed;
 }
 
-interface IssuedCode {
+export interface IssuedCode {
   readonly plain: string;
   /** The event payload part: keyed hash and validity, never the code. */
   readonly stored: CodeAdded;

@@ -20,6 +20,16 @@ export const errorIds = {
   usernameTaken: "USER-n4m6",
   accountTaken: "USER-l1n6",
   reservedDomain: "USER-d0m3",
+  wrongPassword: "USER-p4ss",
+  userLocked: "USER-l0ck",
+  userNotLocked: "USER-nl0k",
+  codeInvalid: "USER-c0de",
+  codeExpired: "USER-c0dx",
+  codeTriedTooOften: "USER-c0d9",
+  passkeysNotConfigured: "USER-pk0c",
+  passkeyNotPending: "USER-pk0n",
+  passkeyExpired: "USER-pkex",
+  passkeyAttestation: "USER-pkat",
 } as const;
 
 /** One of the operations' error ids (`USER-n4m6`, ...); the password functions' ids are `PasswordErrorId`. */
@@ -56,3 +66,22 @@ export function alreadyExists(kind: ClaimKind): ErrorBody {
 export function reservedDomain(field: string): ErrorBody {
   return invalidArgument(errorIds.reservedDomain, [{ field, description: "uses a domain verified by another organization" }]);
 }
+
+/**
+ * A password check that failed, for any reason a caller could tell apart otherwise: an unknown
+ * login name, a user without a password and a wrong password all answer exactly this.
+ */
+export const wrongPassword = (): ErrorBody => errorBody(3, errorIds.wrongPassword, "the user or password is not correct");
+export const userLocked = (): ErrorBody => errorBody(9, errorIds.userLocked, "the user is locked; an administrator must unlock it");
+export const userNotLocked = (): ErrorBody => errorBody(9, errorIds.userNotLocked, "the user is not locked");
+export const codeInvalid = (): ErrorBody => errorBody(3, errorIds.codeInvalid, "the code is not valid");
+export const codeExpired = (): ErrorBody => errorBody(3, errorIds.codeExpired, "the code has expired; ask for a new one");
+export const codeTriedTooOften = (): ErrorBody =>
+  errorBody(9, errorIds.codeTriedTooOften, "the code was entered wrongly too often; ask for a new one");
+export const passkeysNotConfigured = (): ErrorBody =>
+  errorBody(9, errorIds.passkeysNotConfigured, "passkeys are not configured (config.passkeys names no relying party)");
+export const passkeyNotPending = (): ErrorBody =>
+  errorBody(3, errorIds.passkeyNotPending, "no passkey registration with this id is waiting for verification");
+export const passkeyExpired = (): ErrorBody => errorBody(3, errorIds.passkeyExpired, "the passkey registration has expired; register again");
+export const passkeyAttestation = (): ErrorBody =>
+  errorBody(3, errorIds.passkeyAttestation, "the passkey attestation could not be verified");

@@ -30,6 +30,32 @@ export type HumanAdded = {
 
 export type Empty = Readonly<Record<string, never>>;
 
+/** A passkey registration begun: the challenge the authenticator must sign, for the relying party. */
+export type PasskeyAdded = {
+  readonly webAuthNTokenId: string;
+  /** base64url, as sent to the browser; a challenge is no secret, it only must not be used twice. */
+  readonly challenge: string;
+  readonly rpID: string;
+  /** The passwordless registration code the registration was begun with; redeemed when it is verified. */
+  readonly codeId?: string;
+};
+
+/** A passkey registration completed: the credential as the attestation gave it. */
+export type PasskeyVerified = {
+  readonly webAuthNTokenId: string;
+  /** The credential id, base64url. */
+  readonly keyId: string;
+  /** The COSE public key, base64. */
+  readonly publicKey: string;
+  readonly attestationType: string;
+  readonly aaguid: string;
+  readonly signCount: number;
+  readonly webAuthNTokenName: string;
+  readonly rpID: string;
+  readonly userVerified: boolean;
+  readonly backedUp: boolean;
+};
+
 export interface UserEventPayloads {
   "user.human.added": HumanAdded;
   "user.human.email.code.added": CodeAdded;
@@ -46,11 +72,16 @@ export interface UserEventPayloads {
   "user.human.mfa.otp.added": { readonly secret: { readonly algorithm: string; readonly keyId: string; readonly crypted: string } };
   "user.human.mfa.otp.verified": Empty;
   "user.human.passwordless.initialization.code.added": CodeAdded & { readonly id: string };
+  "user.human.passwordless.initialization.code.check.failed": { readonly id: string };
+  "user.human.passwordless.initialization.code.check.succeeded": { readonly id: string };
+  "user.human.passwordless.token.added": PasskeyAdded;
+  "user.human.passwordless.token.verified": PasskeyVerified;
   "user.human.password.changed": { readonly encodedHash: string; readonly changeRequired: boolean };
   "user.human.password.hash.updated": { readonly encodedHash: string };
   "user.human.password.check.succeeded": Empty;
   "user.human.password.check.failed": Empty;
   "user.human.password.code.added": CodeAdded;
+  "user.human.password.code.check.failed": Empty;
   "user.locked": Empty;
   "user.unlocked": Empty;
 }

@@ -7,20 +7,20 @@ import type { RulesContext } from "./rules-context.js";
 
 type AnySchema = v.BaseSchema<unknown, unknown, v.BaseIssue<unknown>>;
 
-export interface RequestRules<TSchema extends AnySchema> {
+export interface RequestRules<TSchema extends AnySchema, TDraft = UserDraft> {
   /** The field schemas; built once per RulesContext. */
   readonly schema: (context: RulesContext) => TSchema;
   /** Rules across fields, checked on the raw request so they are reported beside all others. */
   readonly crossField: (request: unknown) => FieldViolation[];
-  readonly toDraft: (parsed: v.InferOutput<TSchema>) => UserDraft;
+  readonly toDraft: (parsed: v.InferOutput<TSchema>) => TDraft;
   /** Top-level names in request order: violations are reported in this order. */
   readonly fieldOrder: readonly string[];
 }
 
-/** A parser that reports every violation at once, or gives the normalized draft. */
-export function requestParser<TSchema extends AnySchema>(rules: RequestRules<TSchema>) {
+/** A parser that reports every violation at once, or gives the normalized draft (a new user's, or any command's parsed request). */
+export function requestParser<TSchema extends AnySchema, TDraft = UserDraft>(rules: RequestRules<TSchema, TDraft>) {
   const schemas = new WeakMap<RulesContext, TSchema>();
-  return (request: unknown, context: RulesContext): Result<UserDraft, FieldViolation[]> => {
+  return (request: unknown, context: RulesContext): Result<TDraft, FieldViolation[]> => {
     let schema = schemas.get(context);
     if (schema === undefined) {
       schema = rules.schema(context);

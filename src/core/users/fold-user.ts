@@ -58,6 +58,41 @@ const appliers: { readonly [K in Exclude<UserEventType, "user.human.added">]: Ap
     ...state,
     passwordlessCodes: { ...state.passwordlessCodes, [payload.id]: pendingCode(payload, event) },
   }),
+  "user.human.passwordless.initialization.code.check.failed": (state, payload) => {
+    const code = failed(state.passwordlessCodes[payload.id]);
+    return code === undefined ? state : { ...state, passwordlessCodes: { ...state.passwordlessCodes, [payload.id]: code } };
+  },
+  "user.human.passwordless.initialization.code.check.succeeded": (state, payload) => {
+    const { [payload.id]: _redeemed, ...rest } = state.passwordlessCodes;
+    return { ...state, passwordlessCodes: rest };
+  },
+  "user.human.passwordless.token.added": (state, payload, event) => ({
+    ...state,
+    passkeys: {
+      ...state.passkeys,
+      [payload.webAuthNTokenId]: {
+        id: payload.webAuthNTokenId,
+        rpId: payload.rpID,
+        challenge: payload.challenge,
+        startedAt: event.createdAt,
+        ...(payload.codeId !== undefined ? { codeId: payload.codeId } : {}),
+      },
+    },
+  }),
+  "user.human.passwordless.token.verified": (state, payload) => {
+    const begun = state.passkeys[payload.webAuthNTokenId];
+    if (begun === undefined) return state;
+    const credential = {
+      id: payload.keyId,
+      publicKey: payload.publicKey,
+      signCount: payload.signCount,
+      aaguid: payload.aaguid,
+      attestationType: payload.attestationType,
+      userVerified: payload.userVerified,
+      backedUp: payload.backedUp,
+    };
+    return { ...state, passkeys: { ...state.passkeys, [begun.id]: { ...begun, name: payload.webAuthNTokenName, credential } } };
+  },
   "user.human.password.changed": (state, payload, event) => ({
     ...without(state, "passwordResetCode"),
     password: { encodedHash: payload.encodedHash, changeRequired: payload.changeRequired, changedAt: event.createdAt },
@@ -68,6 +103,10 @@ const appliers: { readonly [K in Exclude<UserEventType, "user.human.added">]: Ap
   "user.human.password.check.succeeded": (state) => ({ ...state, failedPasswordChecks: 0 }),
   "user.human.password.check.failed": (state) => ({ ...state, failedPasswordChecks: state.failedPasswordChecks + 1 }),
   "user.human.password.code.added": (state, payload, event) => ({ ...state, passwordResetCode: pendingCode(payload, event) }),
+  "user.human.password.code.check.failed": (state) => {
+    const code = failed(state.passwordResetCode);
+    return code === undefined ? state : { ...state, passwordResetCode: code };
+  },
   "user.locked": (state) => ({ ...state, lifecycle: "USER_STATE_LOCKED" }),
   "user.unlocked": (state) => ({ ...state, failedPasswordChecks: 0, lifecycle: unlockedLifecycle(state) }),
 };
@@ -101,6 +140,7 @@ function added(payload: UserEventPayloads["user.human.added"], event: StoredEven
       : {}),
     failedPasswordChecks: 0,
     passwordlessCodes: {},
+    passkeys: {},
     idpLinks: [],
     metadata: {},
   };

@@ -45,6 +45,34 @@ export interface IdpLinkState {
   readonly displayName?: string;
 }
 
+/** A registered credential, as its verified attestation gave it. */
+export interface PasskeyCredential {
+  /** base64url. */
+  readonly id: string;
+  /** The COSE public key, base64. */
+  readonly publicKey: string;
+  readonly signCount: number;
+  readonly aaguid: string;
+  readonly attestationType: string;
+  readonly userVerified: boolean;
+  readonly backedUp: boolean;
+}
+
+/** A passkey: begun (a challenge waiting for its attestation), or registered (with its credential). */
+export interface PasskeyState {
+  readonly id: string;
+  readonly rpId: string;
+  /** base64url; the one the attestation must have signed. */
+  readonly challenge: string;
+  /** RFC 3339: when the registration was begun. */
+  readonly startedAt: string;
+  /** The registration code it was begun with, redeemed on verification. */
+  readonly codeId?: string;
+  /** Set once the registration is verified. */
+  readonly name?: string;
+  readonly credential?: PasskeyCredential;
+}
+
 /** One user, as its events say it is now. */
 export interface UserState {
   readonly userId: string;
@@ -65,6 +93,8 @@ export interface UserState {
   readonly passwordResetCode?: PendingCode;
   /** Passwordless registration codes by their id. */
   readonly passwordlessCodes: Readonly<Record<string, PendingCode>>;
+  /** Passkeys by their id, begun or registered. */
+  readonly passkeys: Readonly<Record<string, PasskeyState>>;
   readonly idpLinks: readonly IdpLinkState[];
   readonly totp?: { readonly secret: { readonly algorithm: string; readonly keyId: string; readonly crypted: string }; readonly verified: boolean };
   /** Base64 values by key. */

@@ -1,0 +1,46 @@
+import { err, ok } from "neverthrow";
+import { wrongPassword, userLocked } from "../errors/user-errors.js";
+import type { UserEventDraft } from "../events/user-events.js";
+import type { CheckPasswordResponse } from "../responses.js";
+import { checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
+import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
+import { changeDetails } from "./change-details.js";
+import type { Command } from "./command.js";
+import { portFailure } from "./port-call.js";
+
+/**
+ * A user's password checked, as the reference server checks it in a session: the answer, the
+ * check recorded, the lockout counted, and an imported or outdated hash upgraded to the configured
+ * hasher on the first good login (hashed from the password just verified, not verified again).
+ */
+export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResponse> = {
+  name: "checkPassword",
+  shape: checkPasswordShape,
+  // The password is the proof: login pages call this for people who are not logged in.
+  access: () => ({ permission: "user.write", proof: true }),
+  target: (request) => checkPasswordTarget(request),
+  parse: (request) => parseCheckPassword(request),
+  async unknownUser(ports, request) {
+    return (await dummyVerification(ports, String(request["password"]))) ?? wrongPassword();
+  },
+  async decide({ ports, parsed, user, organization }) {
+    if (user === undefined) return err(portFailure(new Error("no user to check"), "checkPassword", ports.logger));
+    // Locked: no verification, so a locked account is no oracle for its password.
+    if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
+    const stored = user.password;
+    if (stored === undefined) return err((await dummyVerification(ports, parsed.password)) ?? wrongPassword());
+    const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, parsed.password);
+    if (checked.isErr()) return err(checked.error);
+    const { userId } = user;
+    if (!checked.value.valid) return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(wrongPassword()) });
+
+    const events: UserEventDraft[] = [{ type: "user.human.password.check.succeeded", payload: {} }];
+    if (checked.value.needsRehash) {
+      const rehashed = await hashOnce(ports, parsed, parsed.password);
+      // A hasher that fails must not fail a good login: the old hash stays, and is upgraded next time.
+      if (rehashed.isOk()) events.push({ type: "user.human.password.hash.updated", payload: { encodedHash: rehashed.value } });
+    }
+    const passwordChangeRequired = stored.changeRequired;
+    return ok({ userId, events, respond: (facts) => ok({ userId, passwordChangeRequired, details: changeDetails(facts) }) });
+  },
+};

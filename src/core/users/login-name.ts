@@ -1,0 +1,38 @@
+import { ok, type Result } from "neverthrow";
+import type { ErrorBody } from "../../shared/error-body.js";
+import { INSTANCE_SCOPE } from "../claims.js";
+import { callPort } from "../commands/port-call.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import { normalizeUsername, usernameClaimKey, usernameDomain } from "../rules/username.js";
+
+/** The part of a `local@domain` login name before its last `@`, read as `usernameDomain` reads the domain. */
+function localPart(loginName: string): string {
+  const compatible = loginName.normalize("NFKC");
+  return compatible.slice(0, compatible.lastIndexOf("@"));
+}
+
+/**
+ * The id of the user a login name names, or undefined when none does. A login name is a username
+ * held across the whole store, or, as the reference server forms it for an organization whose
+ * policy says `userLoginMustBeDomain`, `username@domain` with a domain that organization verified.
+ * Both compare as usernames do (NFKC_Casefold).
+ */
+export async function findUserIdByLoginName(ports: ResolvedPorts, loginName: string): Promise<Result<string | undefined, ErrorBody>> {
+  const { userLog, directory, logger } = ports;
+  const name = normalizeUsername(loginName);
+  const global = await callPort("storage lookup of a login name", logger, () =>
+    userLog.findClaimHolder({ kind: "username", scope: INSTANCE_SCOPE, key: usernameClaimKey(name) }),
+  );
+  if (global.isErr() || global.value !== undefined) return global;
+  const domain = usernameDomain(name);
+  if (domain === undefined) return ok(undefined);
+  const organization = await callPort("directory lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
+  if (organization.isErr()) return organization.map(() => undefined);
+  const owner = organization.value;
+  if (owner === undefined || owner.policy?.userLoginMustBeDomain !== true) return ok(undefined);
+  const local = localPart(name);
+  if (local === "") return ok(undefined);
+  return callPort("storage lookup of a login name", logger, () =>
+    userLog.findClaimHolder({ kind: "username", scope: owner.id, key: usernameClaimKey(local) }),
+  );
+}

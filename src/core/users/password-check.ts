@@ -1,0 +1,98 @@
+// Checking a password a caller gives against the one a user has: once per call however often the
+// runner decides again, as long as it lasts whatever the user, and counted towards the lockout.
+import { err, type Result } from "neverthrow";
+import type { Organization } from "../../ports/directory.js";
+import type { PasswordCheck, PasswordHashing } from "../../ports/password-hashing.js";
+import { encodeBase64 } from "../../shared/base64.js";
+import type { ErrorBody } from "../../shared/error-body.js";
+import { callPort, portFailure } from "../commands/port-call.js";
+import type { UserEventDraft } from "../events/user-events.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import type { UserState } from "./user-state.js";
+
+/** The longest password checked, in UTF-8 bytes: the password functions refuse longer ones unread. */
+export const MAX_PASSWORD_BYTES = 1024;
+
+type Verification = Promise<Result<PasswordCheck, ErrorBody>>;
+
+// One verification per call and stored hash: a lost race decides again on the same request object
+// and, unless the password changed meanwhile, the same hash.
+const verifications = new WeakMap<object, Map<string, Verification>>();
+
+/**
+ * `password` checked against the user's stored hash `encoded`, remembered for `call` (the parsed
+ * request). A stored hash the configured bounds refuse is the host's problem, not the caller's: it
+ * is logged and answered 13.
+ */
+export function verifyStoredPassword(ports: ResolvedPorts, call: object, encoded: string, password: string): Verification {
+  let byHash = verifications.get(call);
+  if (byHash === undefined) verifications.set(call, (byHash = new Map()));
+  let verification = byHash.get(encoded);
+  if (verification === undefined) {
+    verification = verifyOnce(ports, encoded, password);
+    byHash.set(encoded, verification);
+  }
+  return verification;
+}
+
+async function verifyOnce(ports: ResolvedPorts, encoded: string, password: string): Verification {
+  const refusal = ports.passwords.refusalOf(encoded);
+  if (refusal !== undefined) return err(portFailure(new Error(`stored password hash refused: ${refusal}`), "password check", ports.logger));
+  const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(encoded, password));
+  return checked.andThen((result) => result);
+}
+
+// One hash of the configured hasher per hashing setup, made on first need: what an unknown user's
+// password is checked against.
+const dummyHashes = new WeakMap<PasswordHashing, Promise<Result<string, ErrorBody>>>();
+
+function dummyHash(ports: ResolvedPorts): Promise<Result<string, ErrorBody>> {
+  let hash = dummyHashes.get(ports.passwords);
+  if (hash === undefined) {
+    const secret = encodeBase64(ports.random.fill(new Uint8Array(24)));
+    hash = callPort("password hasher", ports.logger, () => ports.passwords.hash(secret));
+    dummyHashes.set(ports.passwords, hash);
+  }
+  return hash;
+}
+
+/**
+ * A verification that cannot succeed, as long as one against a hash of the configured hasher:
+ * what a check for a user that does not exist (or has no password) costs, so that the time of the
+ * answer does not tell it apart. Answers what a wrong password answers, or the refusal of a
+ * password no hash could match (too long), which a real check would answer too.
+ */
+export async function dummyVerification(ports: ResolvedPorts, password: string): Promise<ErrorBody | undefined> {
+  const hash = await dummyHash(ports);
+  if (hash.isErr()) return undefined;
+  const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(hash.value, password));
+  if (checked.isErr()) return undefined;
+  return checked.value.isErr() && checked.value.error.code === 3 ? checked.value.error : undefined;
+}
+
+/** Wrong passwords in a row after which the organization locks a user; 0: never. */
+export function lockoutLimit(organization: Organization): number {
+  const limit = organization.policy?.lockout?.maxPasswordAttempts;
+  return limit !== undefined && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+}
+
+/** A failed check, and the lock when it is the one that reaches the organization's limit. */
+export function failedCheckEvents(user: UserState, organization: Organization): UserEventDraft[] {
+  const limit = lockoutLimit(organization);
+  const events: UserEventDraft[] = [{ type: "user.human.password.check.failed", payload: {} }];
+  if (limit > 0 && user.failedPasswordChecks + 1 >= limit) events.push({ type: "user.locked", payload: {} });
+  return events;
+}
+
+// A new password is hashed once per call, not once per try.
+const newHashes = new WeakMap<object, Promise<Result<string, ErrorBody>>>();
+
+/** `password` hashed with the configured hasher, once for `call` (the parsed request). */
+export function hashOnce(ports: ResolvedPorts, call: object, password: string): Promise<Result<string, ErrorBody>> {
+  let hashed = newHashes.get(call);
+  if (hashed === undefined) {
+    hashed = callPort("password hasher", ports.logger, () => ports.passwords.hash(password));
+    newHashes.set(call, hashed);
+  }
+  return hashed;
+}
