@@ -15,6 +15,7 @@ import {
   type Storage,
   type StorageSnapshot,
   type StoredEvent,
+  type JsonObject,
 } from "../../../src/index.js";
 import type { StorageSeed } from "../../../src/testing/index.js";
 import { PgliteSchemas, findPostgres, postgresSubject } from "../../storage/databases.js";
@@ -147,7 +148,7 @@ export async function storeKinds(label: string): Promise<readonly StoreKind[]> {
       name: "postgres",
       open: async (overrides = {}) => {
         const subject = await postgresSubject(url, label, SEED);
-        closers.push(async () => subject.close());
+        closers.push(async () => subject.schema.drop());
         return harness(subject.storage, () => subject.store.snapshot(), overrides);
       },
     };
@@ -185,7 +186,7 @@ export function annWithHash(hash: string, changes: Record<string, unknown> = {})
 }
 
 /** A stored event of `userId` in `orgId`, written at `at` (default NOW). */
-export function event(userId: string, sequence: number, type: string, payload: Record<string, unknown> = {}, orgId = "acme", at = NOW): StoredEvent {
+export function event(userId: string, sequence: number, type: string, payload: JsonObject = {}, orgId = "acme", at = NOW): StoredEvent {
   return { type, aggregateId: userId, orgId, sequence, createdAt: at, payload };
 }
 
