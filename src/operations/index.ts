@@ -2,8 +2,25 @@
 import { createHumanUserCommand } from "../core/commands/create-human-user.js";
 import { importHumanUserCommand } from "../core/commands/import-human-user.js";
 import { checkPasswordCommand } from "../core/commands/check-password.js";
-import type { CheckPasswordRequest, CreateHumanUserRequest, ImportHumanUserRequest } from "../core/requests.js";
-import type { CheckPasswordResponse, CreateHumanUserResponse, ImportHumanUserResponse } from "../core/responses.js";
+import { passwordResetCommand } from "../core/commands/password-reset.js";
+import { setPasswordCommand } from "../core/commands/set-password.js";
+import { unlockUserCommand } from "../core/commands/unlock-user.js";
+import type {
+  CheckPasswordRequest,
+  CreateHumanUserRequest,
+  ImportHumanUserRequest,
+  PasswordResetRequest,
+  SetPasswordRequest,
+  UnlockUserRequest,
+} from "../core/requests.js";
+import type {
+  CheckPasswordResponse,
+  CreateHumanUserResponse,
+  ImportHumanUserResponse,
+  PasswordResetResponse,
+  SetPasswordResponse,
+  UnlockUserResponse,
+} from "../core/responses.js";
 import { runBulkImport, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource } from "../core/bulk/import-human-users.js";
 import type { OperationContext } from "../core/context.js";
 import type { Ports } from "../ports/index.js";
@@ -32,6 +49,24 @@ export const importHumanUser: UserOperation<ImportHumanUserRequest, ImportHumanU
  * upgrades a hash that is not of the configured hasher. Needs no requester: the password is the proof.
  */
 export const checkPassword: UserOperation<CheckPasswordRequest, CheckPasswordResponse> = operation(checkPasswordCommand);
+
+/**
+ * ZITADEL's `SetPassword` (`POST /v2/users/{userId}/password`): a new password within the
+ * organization's policy, proven by `currentPassword` or a reset `verificationCode` (no requester
+ * needed), or set by a requester with `user.write`. `newPassword.changeRequired` asks for another
+ * change at the next login; without it the requirement is cleared.
+ */
+export const setPassword: UserOperation<SetPasswordRequest, SetPasswordResponse> = operation(setPasswordCommand);
+
+/**
+ * ZITADEL's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code mailed to the
+ * user's own address (no requester needed) or, with `returnCode`, returned to a requester with
+ * `user.write`. `setPassword` redeems it as `verificationCode`.
+ */
+export const passwordReset: UserOperation<PasswordResetRequest, PasswordResetResponse> = operation(passwordResetCommand);
+
+/** ZITADEL's `UnlockUser` (`POST /v2/users/{userId}/unlock`): a locked user may log in again; 9 when it is not locked. */
+export const unlockUser: UserOperation<UnlockUserRequest, UnlockUserResponse> = operation(unlockUserCommand);
 
 /**
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in

@@ -1,0 +1,44 @@
+import { err, ok } from "neverthrow";
+import type { OutboxNotification } from "../../ports/outbox.js";
+import { userNotFound } from "../errors/user-errors.js";
+import type { PasswordResetResponse } from "../responses.js";
+import { userTarget } from "../schemas/existing-user.js";
+import { deliveryShape, parsePasswordReset, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
+import { changeDetails } from "./change-details.js";
+import type { Command } from "./command.js";
+import { issueCode } from "./user-creation.js";
+import { mailToUser, messageLink } from "./user-message.js";
+
+/** The reference server's login page for a new password. */
+const DEFAULT_RESET_PATH = "/ui/login/password/init?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}";
+
+/**
+ * The reference server's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code
+ * (6 characters, 1 hour by default) mailed to the user's own address, which anyone may ask for
+ * (a "forgot password" page), or returned to a requester allowed to write the user.
+ */
+export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResponse> = {
+  name: "passwordReset",
+  shape: deliveryShape,
+  access: (request) => ({ permission: "user.write", proof: !returnsCode(request) }),
+  target: userTarget,
+  parse: parsePasswordReset,
+  async decide({ ports, parsed, user, now, origin }) {
+    if (user === undefined) return err(userNotFound());
+    const code = issueCode(ports, "passwordReset", now);
+    const returned = parsed.delivery.kind === "return";
+    const notifications: OutboxNotification[] = [];
+    if (parsed.delivery.kind === "mail") {
+      const source = { requested: parsed.delivery.urlTemplate, configured: ports.config?.passwordResetUrlTemplate, defaultPath: DEFAULT_RESET_PATH };
+      const link = messageLink(ports, origin, source, { UserID: user.userId, Code: code.plain, OrgID: user.orgId });
+      if (link.isErr()) return err(link.error);
+      notifications.push(mailToUser(ports, user, "email.password_reset", code, link.value, now));
+    }
+    return ok({
+      userId: user.userId,
+      events: [{ type: "user.human.password.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } }],
+      notifications,
+      respond: (facts) => ok({ details: changeDetails(facts), ...(returned ? { verificationCode: code.plain } : {}) }),
+    });
+  },
+};

@@ -1,0 +1,72 @@
+import { err, ok, type Result } from "neverthrow";
+import type { ErrorBody } from "../../shared/error-body.js";
+import { codeExpired, codeInvalid, codeTriedTooOften, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
+import type { UserEventDraft } from "../events/user-events.js";
+import type { SetPasswordResponse } from "../responses.js";
+import { userTarget } from "../schemas/existing-user.js";
+import { hasPasswordProof, parseSetPassword, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
+import { redeemCode } from "../secrets/redeem-code.js";
+import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
+import type { UserState } from "../users/user-state.js";
+import type { DecideInput, Decision } from "./command.js";
+import { changeDetails } from "./change-details.js";
+import type { Command } from "./command.js";
+
+type Refusal = Decision<SetPasswordResponse>;
+
+/** Why the proof does not hold: a refusal to answer at once, or one recorded first (a wrong try); undefined when it holds. */
+async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState): Promise<Result<Refusal, ErrorBody> | undefined> {
+  const { ports, parsed, organization, now } = input;
+  const proof = parsed.proof;
+  if (proof === undefined) return undefined;
+  const recorded = (events: UserEventDraft[], answer: ErrorBody): Result<Refusal, ErrorBody> =>
+    ok({ userId: user.userId, events, respond: () => err(answer) });
+  if (proof.kind === "current") {
+    // The current password is checked as checkPassword checks it: counted, so that it is no way around the lockout.
+    if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
+    const stored = user.password;
+    if (stored === undefined) return err((await dummyVerification(ports, proof.password)) ?? wrongPassword());
+    const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, proof.password);
+    if (checked.isErr()) return err(checked.error);
+    return checked.value.valid ? undefined : recorded(failedCheckEvents(user, organization), wrongPassword());
+  }
+  switch (redeemCode(user.passwordResetCode, proof.code, now, ports.keys)) {
+    case "ok":
+      return undefined;
+    case "missing":
+      return err(codeInvalid());
+    case "exhausted":
+      return err(codeTriedTooOften());
+    case "expired":
+      return err(codeExpired());
+    case "wrong":
+      return recorded([{ type: "user.human.password.code.check.failed", payload: {} }], codeInvalid());
+  }
+}
+
+/**
+ * The reference server's `SetPassword` (`POST /v2/users/{userId}/password`): a new password,
+ * checked against the organization's policy, proven by the current password or a reset code (no
+ * requester needed), or set by a requester allowed to write the user. It asks for a change at the
+ * next login only when `newPassword.changeRequired` says so.
+ */
+export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> = {
+  name: "setPassword",
+  shape: setPasswordShape,
+  access: (request) => ({ permission: "user.write", proof: hasPasswordProof(request) }),
+  target: userTarget,
+  parse: parseSetPassword,
+  async decide(input) {
+    const { ports, parsed, user } = input;
+    if (user === undefined) return err(userNotFound());
+    const refused = await refuseProof(input, user);
+    if (refused !== undefined) return refused;
+    const encodedHash = await hashOnce(ports, parsed, parsed.password);
+    if (encodedHash.isErr()) return err(encodedHash.error);
+    return ok({
+      userId: user.userId,
+      events: [{ type: "user.human.password.changed", payload: { encodedHash: encodedHash.value, changeRequired: parsed.changeRequired } }],
+      respond: (facts) => ok({ details: changeDetails(facts) }),
+    });
+  },
+};

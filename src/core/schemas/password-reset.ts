@@ -1,0 +1,55 @@
+// passwordReset's request (the reference server's PasswordReset): the code mailed (the default,
+// with an optional link template) or returned to the caller.
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import type { FieldViolation } from "../errors/index.js";
+import { parseUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
+import { emptyMessage, optional, parsedWith, record, text } from "../validation/fields.js";
+import { idShape } from "./existing-user.js";
+import { MAX_TEXT } from "./fields.js";
+import { requestParser } from "./request-parser.js";
+import { atMostOneOf, member } from "./structure.js";
+
+/** How a new code reaches the user: mailed with a link (from the request's template, or the configured one), or returned. */
+export type CodeDeliveryChoice = { readonly kind: "mail"; readonly urlTemplate: UrlTemplate | undefined } | { readonly kind: "return" };
+
+export interface PasswordResetInput {
+  readonly delivery: CodeDeliveryChoice;
+}
+
+/** The code goes back to the caller: that needs `user.write`, where mailing it to the user's own address needs nobody. */
+export function returnsCode(request: Readonly<Record<string, unknown>>): boolean {
+  return member(request, "returnCode") != null;
+}
+
+/** `sendLink` and `returnCode` exclude each other (a protobuf oneof). */
+export function deliveryShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
+  return [...idShape(request, "userId"), ...atMostOneOf(request, ["sendLink"], ["sendLink", "returnCode"])];
+}
+
+export const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlTemplate));
+
+const EMAIL_TYPES: readonly unknown[] = ["NOTIFICATION_TYPE_Unspecified", "NOTIFICATION_TYPE_Email", 0, 1];
+
+/** Only mail is sent: the reference server's SMS reset has no counterpart here. */
+const notificationType = v.pipe(
+  v.unknown(),
+  parsedWith((value: unknown): Result<unknown, string> =>
+    EMAIL_TYPES.includes(value) ? ok(value) : err("must be NOTIFICATION_TYPE_Email (SMS is not supported)"),
+  ),
+);
+
+const schema = () =>
+  v.object({
+    sendLink: optional(record({ notificationType: optional(notificationType), urlTemplate: optional(urlTemplate) })),
+    returnCode: optional(emptyMessage),
+  });
+
+export const parsePasswordReset = requestParser({
+  schema,
+  crossField: (): FieldViolation[] => [],
+  fieldOrder: ["userId", "sendLink", "returnCode"],
+  toDraft: (parsed): PasswordResetInput => ({
+    delivery: parsed.returnCode != null ? { kind: "return" } : { kind: "mail", urlTemplate: parsed.sendLink?.urlTemplate ?? undefined },
+  }),
+});

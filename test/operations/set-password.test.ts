@@ -1,0 +1,162 @@
+// setPassword with each proof (current password, reset code) and without one, on the memory store
+// and on PostgreSQL; unlockUser.
+import { describe, expect, it } from "vitest";
+import { checkPassword, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
+import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
+import { storedCode } from "./support/import-fixtures.js";
+import { instanceAdmin, invalidBody, member, plainError } from "./support/ports.js";
+
+const kinds = await storeKinds("set_password");
+
+const WRONG = plainError(3, "USER-p4ss", "the user or password is not correct");
+const LOCKED = plainError(9, "USER-l0ck", "the user is locked; an administrator must unlock it");
+const CODE_INVALID = plainError(3, "USER-c0de", "the code is not valid");
+const OLD = "Old-Password-1";
+const NEW = "New-Password-2";
+
+describe.each(kinds)("setPassword on $name", (kind) => {
+  it("sets a new password with the current one, clears the change requirement, and the new password logs in", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD), { passwordChangeRequired: true }));
+
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: OLD }))._unsafeUnwrap()).toEqual({ details: details(3) });
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: false })]);
+    expect((await checkPassword(ports, { userId, password: NEW }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(4) });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrapErr()).toEqual(WRONG);
+  });
+
+  it("refuses a wrong current password as checkPassword does, counting it towards the lockout", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: "Not-It-1" }))._unsafeUnwrapErr()).toEqual(WRONG);
+    }
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: OLD }))._unsafeUnwrapErr()).toEqual(LOCKED);
+    expect(await eventsOf(userId, 2)).toEqual([
+      event(userId, 3, "user.human.password.check.failed"),
+      event(userId, 4, "user.human.password.check.failed"),
+      event(userId, 5, "user.human.password.check.failed"),
+      event(userId, 6, "user.locked"),
+    ]);
+  });
+
+  it("sets a new password with a reset code, once: the code is used up", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const reset = (await passwordReset(ports, { userId, returnCode: {} }, { requester: member }))._unsafeUnwrap();
+    expect(reset).toEqual({ details: details(3), verificationCode: "AAAAAA" });
+
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW, changeRequired: true }, verificationCode: "AAAAAA" }))._unsafeUnwrap()).toEqual({
+      details: details(4),
+    });
+    expect((await setPassword(ports, { userId, newPassword: { password: "Third-Password-3" }, verificationCode: "AAAAAA" }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+    expect(await eventsOf(userId, 2)).toEqual([
+      event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s", codeReturned: true }),
+      event(userId, 4, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: true }),
+    ]);
+    // Asked for again: the next login must change it.
+    expect((await checkPassword(ports, { userId, password: NEW }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: true, details: details(5) });
+  });
+
+  it("records a wrong reset code, refuses even the right one after five wrong tries, and refuses an expired one", async () => {
+    const { ports, eventsOf, clock } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    await passwordReset(ports, { userId, returnCode: {} }, { requester: member });
+
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "BBBBBB" }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+    }
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "AAAAAA" }))._unsafeUnwrapErr()).toEqual(
+      plainError(9, "USER-c0d9", "the code was entered wrongly too often; ask for a new one"),
+    );
+    expect((await eventsOf(userId, 3)).map((stored) => stored.type)).toEqual(Array.from({ length: 5 }, () => "user.human.password.code.check.failed"));
+
+    // A fresh code, an hour later.
+    expect((await passwordReset(ports, { userId, returnCode: {} }, { requester: member }))._unsafeUnwrap().verificationCode).toBe("BBBBBB");
+    clock.set("2026-03-04T06:06:07Z");
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "BBBBBB" }))._unsafeUnwrapErr()).toEqual(
+      plainError(3, "USER-c0dx", "the code has expired; ask for a new one"),
+    );
+  });
+
+  it("sets a password without a proof for a requester allowed to write the user, and answers 16 without one and 5 outside its reach", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const outsider: Requester = { userId: "someone", orgId: "globex" };
+
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW } }))._unsafeUnwrapErr()).toEqual(
+      plainError(16, "USER-4uth", "the request is not authenticated"),
+    );
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW } }, { requester: outsider }))._unsafeUnwrapErr()).toEqual(
+      plainError(5, "USER-u5r5", "the user does not exist"),
+    );
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW } }, { requester: member }))._unsafeUnwrap()).toEqual({ details: details(3) });
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: false })]);
+  });
+});
+
+describe("setPassword: the request", () => {
+  const [memory] = kinds;
+  if (memory === undefined) throw new Error("no memory store");
+
+  it("checks the new password against the organization's policy, reporting every rule broken", async () => {
+    const { ports, snapshot } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const before = await snapshot();
+
+    expect((await setPassword(ports, { userId, newPassword: { password: "short" } }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+      invalidBody([
+        { field: "newPassword.password", description: "must be at least 8 characters long" },
+        { field: "newPassword.password", description: "must contain an upper-case letter" },
+        { field: "newPassword.password", description: "must contain a digit" },
+        { field: "newPassword.password", description: "must contain a symbol" },
+      ]),
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    [{ newPassword: { password: NEW } }, [{ field: "userId", description: "is required" }]],
+    [{ userId: "1" }, [{ field: "newPassword", description: "is required" }]],
+    [
+      { userId: "1", newPassword: { password: NEW }, currentPassword: OLD, verificationCode: "AAAAAA" },
+      [{ field: "verificationCode", description: "only one of currentPassword, verificationCode may be set" }],
+    ],
+    [{ userId: "1", newPassword: { password: NEW }, currentPassword: 5 }, [{ field: "currentPassword", description: "must be a string" }]],
+  ])("refuses %j before anything else", async (request, violations) => {
+    const { ports } = await memory.open();
+    expect((await setPassword(ports, request))._unsafeUnwrapErr()).toEqual(invalidBody(violations));
+  });
+});
+
+describe.each(kinds)("unlockUser on $name", (kind) => {
+  it("lets a locked user log in again, counting its failures from zero", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    for (let attempt = 0; attempt < 3; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
+
+    expect((await unlockUser(ports, { userId }, { requester: member }))._unsafeUnwrap()).toEqual({ details: details(7) });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(8) });
+    for (let attempt = 0; attempt < 2; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(11) });
+    expect(await eventsOf(userId, 6)).toEqual([
+      event(userId, 7, "user.unlocked"),
+      event(userId, 8, "user.human.password.check.succeeded"),
+      event(userId, 9, "user.human.password.check.failed"),
+      event(userId, 10, "user.human.password.check.failed"),
+      event(userId, 11, "user.human.password.check.succeeded"),
+    ]);
+  });
+
+  it("answers 9 for a user that is not locked, 16 without a requester and 5 outside the requester's reach", async () => {
+    const { ports } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+
+    expect((await unlockUser(ports, { userId }, { requester: instanceAdmin }))._unsafeUnwrapErr()).toEqual(plainError(9, "USER-nl0k", "the user is not locked"));
+    expect((await unlockUser(ports, { userId }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
+    expect((await unlockUser(ports, { userId }, { requester: { userId: "x", orgId: "globex" } }))._unsafeUnwrapErr()).toEqual(
+      plainError(5, "USER-u5r5", "the user does not exist"),
+    );
+  });
+});
