@@ -1,0 +1,133 @@
+// passwordReset: a code mailed through the outbox and used, on the memory store and on PostgreSQL;
+// the link, the languages and who may have the code returned.
+import { describe, expect, it } from "vitest";
+import { passwordReset, setPassword, type Requester } from "../../src/index.js";
+import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
+import { id, storedCode } from "./support/import-fixtures.js";
+import { invalidBody, member, plainError } from "./support/ports.js";
+
+const kinds = await storeKinds("password_reset");
+const OLD = "Old-Password-1";
+const NEW = "New-Password-2";
+
+/** The built-in English reset mail to Ann, with `link` and `code`, written out. */
+function englishResetMail(userId: string, link: string, code: string) {
+  const htmlLink = link.replace(/&/g, "&amp;");
+  return {
+    id: id(2),
+    kind: "email.password_reset",
+    to: "ann@acme.test",
+    subject: "Reset your password",
+    text: `Hello Ann Lee,
+
+Someone asked to reset the password of the account ann. Open this link to choose a new one:
+${link}
+
+Or enter this code: ${code}
+
+The code is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.
+`,
+    html: `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"></head>
+<body style="font-family: sans-serif; line-height: 1.5;">
+<p>Hello Ann Lee,</p>
+<p>Someone asked to reset the password of the account <strong>ann</strong>. Open this link to choose a new one:</p>
+<p><a href="${htmlLink}" style="display: inline-block; padding: 0.6em 1.2em; background: #1f5fbf; color: #ffffff; text-decoration: none; border-radius: 4px;">Reset password</a><br>
+<a href="${htmlLink}">${htmlLink}</a></p>
+<p>Or enter this code: <strong>${code}</strong></p>
+<p>The code is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.</p>
+</body>
+</html>
+`,
+    code,
+    link,
+    userId,
+    orgId: "acme",
+  };
+}
+
+describe.each(kinds)("passwordReset on $name", (kind) => {
+  it("mails a code to the user's own address without a requester, and setPassword takes it", async () => {
+    const { ports, eventsOf, mailer, snapshot } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+
+    expect((await passwordReset(ports, { userId }))._unsafeUnwrap()).toEqual({ details: details(3) });
+    const link = `http://localhost:8080/ui/login/password/init?userID=${userId}&code=AAAAAA&orgID=acme`;
+    expect(mailer.sent).toEqual([englishResetMail(userId, link, "AAAAAA")]);
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s" })]);
+    // Delivered at once; the outbox keeps no code.
+    expect((await snapshot()).notifications.map((notification) => [notification.kind, notification.state, notification.code])).toEqual([
+      ["email.password_reset", "delivered", ""],
+    ]);
+
+    const code = mailer.sent[0]?.code ?? "";
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: code }))._unsafeUnwrap()).toEqual({ details: details(4) });
+    expect(await eventsOf(userId, 3)).toEqual([event(userId, 4, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: false })]);
+  });
+});
+
+describe("passwordReset: links, languages and access", () => {
+  const [memory] = kinds;
+  if (memory === undefined) throw new Error("no memory store");
+
+  it("writes the link from sendLink.urlTemplate, else from config.passwordResetUrlTemplate", async () => {
+    const { ports, mailer } = await memory.open({ config: { passwordResetUrlTemplate: "https://login.test/reset/{{.UserID}}?code={{.Code}}" } });
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+
+    await passwordReset(ports, { userId, sendLink: { notificationType: "NOTIFICATION_TYPE_Email", urlTemplate: "https://app.test/r?u={{.UserID}}&c={{.Code}}&o={{.OrgID}}" } });
+    await passwordReset(ports, { userId, sendLink: {} });
+    expect(mailer.sent.map((mail) => mail.link)).toEqual([`https://app.test/r?u=${userId}&c=AAAAAA&o=acme`, `https://login.test/reset/${userId}?code=BBBBBB`]);
+  });
+
+  it("mails in the user's language", async () => {
+    const { ports, mailer } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD), { profile: { firstName: "Anna", lastName: "Lehmann", preferredLanguage: "de-CH" } }));
+
+    await passwordReset(ports, { userId });
+    const mail = mailer.sent[0];
+    expect([mail?.subject, mail?.text]).toEqual([
+      "Setzen Sie Ihr Passwort zurück",
+      `Hallo Anna Lehmann,
+
+für das Konto ann wurde das Zurücksetzen des Passworts angefordert. Über diesen Link wählen Sie ein neues:
+http://localhost:8080/ui/login/password/init?userID=${userId}&code=AAAAAA&orgID=acme
+
+Oder geben Sie diesen Code ein: AAAAAA
+
+Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.
+`,
+    ]);
+  });
+
+  it("returns the code only to a requester allowed to write the user, and then mails nothing", async () => {
+    const { ports, mailer, eventsOf } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const outsider: Requester = { userId: "someone", orgId: "globex" };
+
+    expect((await passwordReset(ports, { userId, returnCode: {} }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
+    expect((await passwordReset(ports, { userId, returnCode: {} }, { requester: outsider }))._unsafeUnwrapErr()).toEqual(
+      plainError(5, "USER-u5r5", "the user does not exist"),
+    );
+    expect((await passwordReset(ports, { userId, returnCode: {} }, { requester: member }))._unsafeUnwrap()).toEqual({ details: details(3), verificationCode: "AAAAAA" });
+    expect(mailer.sent).toEqual([]);
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s", codeReturned: true })]);
+  });
+
+  it("mails for an outsider's request too: the code goes to the user, not to the caller", async () => {
+    const { ports, mailer } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    expect((await passwordReset(ports, { userId }, { requester: { userId: "someone", orgId: "globex" } }))._unsafeUnwrap()).toEqual({ details: details(3) });
+    expect(mailer.sent.map((mail) => mail.to)).toEqual(["ann@acme.test"]);
+  });
+
+  it.each([
+    [{ userId: "1", sendLink: {}, returnCode: {} }, [{ field: "sendLink", description: "only one of sendLink, returnCode may be set" }]],
+    [{ userId: "1", sendLink: { notificationType: "NOTIFICATION_TYPE_SMS" } }, [{ field: "sendLink.notificationType", description: "must be NOTIFICATION_TYPE_Email (SMS is not supported)" }]],
+    [{ userId: "1", sendLink: { urlTemplate: "https://x.test/{{.Nope}}" } }, [{ field: "sendLink.urlTemplate", description: "has an unknown placeholder (allowed: {{.UserID}}, {{.Code}}, {{.OrgID}})" }]],
+  ])("refuses %j", async (request, violations) => {
+    const { ports } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    expect((await passwordReset(ports, { ...request, userId }))._unsafeUnwrapErr()).toEqual(invalidBody(violations));
+  });
+});
