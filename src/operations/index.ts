@@ -5,9 +5,15 @@ import { checkPasswordCommand } from "../core/commands/check-password.js";
 import { passwordResetCommand } from "../core/commands/password-reset.js";
 import { setPasswordCommand } from "../core/commands/set-password.js";
 import { unlockUserCommand } from "../core/commands/unlock-user.js";
+import { createPasskeyRegistrationLinkCommand } from "../core/commands/create-passkey-registration-link.js";
+import { registerPasskeyCommand } from "../core/commands/register-passkey.js";
+import { verifyPasskeyRegistrationCommand } from "../core/commands/verify-passkey-registration.js";
 import type {
   CheckPasswordRequest,
   CreateHumanUserRequest,
+  CreatePasskeyRegistrationLinkRequest,
+  RegisterPasskeyRequest,
+  VerifyPasskeyRegistrationRequest,
   ImportHumanUserRequest,
   PasswordResetRequest,
   SetPasswordRequest,
@@ -16,6 +22,9 @@ import type {
 import type {
   CheckPasswordResponse,
   CreateHumanUserResponse,
+  CreatePasskeyRegistrationLinkResponse,
+  RegisterPasskeyResponse,
+  VerifyPasskeyRegistrationResponse,
   ImportHumanUserResponse,
   PasswordResetResponse,
   SetPasswordResponse,
@@ -67,6 +76,30 @@ export const passwordReset: UserOperation<PasswordResetRequest, PasswordResetRes
 
 /** ZITADEL's `UnlockUser` (`POST /v2/users/{userId}/unlock`): a locked user may log in again; 9 when it is not locked. */
 export const unlockUser: UserOperation<UnlockUserRequest, UnlockUserResponse> = operation(unlockUserCommand);
+
+/**
+ * ZITADEL's `CreatePasskeyRegistrationLink` (`POST /v2/users/{userId}/passkeys/registration_link`):
+ * a new passwordless registration code, mailed as a link (default, `sendLink.urlTemplate` with
+ * `{{.CodeID}}` too) or returned (`returnCode`). Needs `user.write`.
+ */
+export const createPasskeyRegistrationLink: UserOperation<CreatePasskeyRegistrationLinkRequest, CreatePasskeyRegistrationLinkResponse> =
+  operation(createPasskeyRegistrationLinkCommand);
+
+/**
+ * ZITADEL's `RegisterPasskey` (`POST /v2/users/{userId}/passkeys`): begins a passkey registration
+ * for the relying party of `config.passkeys` and answers `passkeyId` and the options for
+ * `navigator.credentials.create`. With the `code` of a registration link no requester is needed;
+ * without one, `user.write`.
+ */
+export const registerPasskey: UserOperation<RegisterPasskeyRequest, RegisterPasskeyResponse> = operation(registerPasskeyCommand);
+
+/**
+ * ZITADEL's `VerifyPasskeyRegistration` (`POST /v2/users/{userId}/passkeys/{passkeyId}`): checks
+ * the browser's attestation (challenge, relying party, origin, signature) and stores the
+ * credential; 3 for one that does not check, was used already, or came too late.
+ */
+export const verifyPasskeyRegistration: UserOperation<VerifyPasskeyRegistrationRequest, VerifyPasskeyRegistrationResponse> =
+  operation(verifyPasskeyRegistrationCommand);
 
 /**
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in

@@ -1,0 +1,54 @@
+import { err, ok } from "neverthrow";
+import type { OutboxNotification } from "../../ports/outbox.js";
+import { userNotFound } from "../errors/user-errors.js";
+import type { CreatePasskeyRegistrationLinkResponse } from "../responses.js";
+import { PASSKEY_LINK_PLACEHOLDERS } from "../rules/url-template.js";
+import { userTarget } from "../schemas/existing-user.js";
+import { parsePasskeyLink, type PasskeyLinkInput } from "../schemas/passkey-registration-link.js";
+import { deliveryShape } from "../schemas/password-reset.js";
+import { changeDetails } from "./change-details.js";
+import type { Command } from "./command.js";
+import { issueCode } from "./user-creation.js";
+import { mailToUser, messageLink } from "./user-message.js";
+
+/** The link operation B returns, as the reference server's login page reads it. */
+const DEFAULT_PASSKEY_PATH = "/ui/login/login/passwordless/init?userID={{.UserID}}&orgID={{.OrgID}}&codeID={{.CodeID}}&code={{.Code}}";
+
+/**
+ * The reference server's `CreatePasskeyRegistrationLink`
+ * (`POST /v2/users/{userId}/passkeys/registration_link`): a new passwordless registration code, as
+ * operation B issues one, mailed as a link (the default) or returned; `registerPasskey` takes it.
+ */
+export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, CreatePasskeyRegistrationLinkResponse> = {
+  name: "createPasskeyRegistrationLink",
+  shape: deliveryShape,
+  access: () => ({ permission: "user.write", proof: false }),
+  target: userTarget,
+  parse: parsePasskeyLink,
+  async decide({ ports, parsed, user, now, origin }) {
+    if (user === undefined) return err(userNotFound());
+    const code = issueCode(ports, "passwordless", now);
+    const codeId = ports.ids.next();
+    const returned = parsed.delivery.kind === "return";
+    const notifications: OutboxNotification[] = [];
+    if (parsed.delivery.kind === "mail") {
+      const source = {
+        requested: parsed.delivery.urlTemplate,
+        configured: ports.config?.passkeyRegistrationUrlTemplate,
+        defaultPath: DEFAULT_PASSKEY_PATH,
+        placeholders: PASSKEY_LINK_PLACEHOLDERS,
+      };
+      const link = messageLink(ports, origin, source, { UserID: user.userId, OrgID: user.orgId, CodeID: codeId, Code: code.plain });
+      if (link.isErr()) return err(link.error);
+      notifications.push(mailToUser(ports, user, "email.passkey_registration", code, link.value, now));
+    }
+    return ok({
+      userId: user.userId,
+      events: [
+        { type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...code.stored, ...(returned ? { codeReturned: true } : {}) } },
+      ],
+      notifications,
+      respond: (facts) => ok({ details: changeDetails(facts), ...(returned ? { code: { id: codeId, code: code.plain } } : {}) }),
+    });
+  },
+};

@@ -1,0 +1,26 @@
+// createPasskeyRegistrationLink's request: the link mailed (the default) or the code returned.
+import * as v from "valibot";
+import type { FieldViolation } from "../errors/index.js";
+import { parseUrlTemplate, PASSKEY_LINK_PLACEHOLDERS } from "../rules/url-template.js";
+import { emptyMessage, optional, parsedWith, record, text } from "../validation/fields.js";
+import { MAX_TEXT } from "./fields.js";
+import type { CodeDeliveryChoice } from "./password-reset.js";
+import { requestParser } from "./request-parser.js";
+
+export interface PasskeyLinkInput {
+  readonly delivery: CodeDeliveryChoice;
+}
+
+const passkeyUrlTemplate = v.pipe(
+  text({ min: 1, max: MAX_TEXT }),
+  parsedWith((template: string) => parseUrlTemplate(template, PASSKEY_LINK_PLACEHOLDERS)),
+);
+
+export const parsePasskeyLink = requestParser({
+  schema: () => v.object({ sendLink: optional(record({ urlTemplate: optional(passkeyUrlTemplate) })), returnCode: optional(emptyMessage) }),
+  crossField: (): FieldViolation[] => [],
+  fieldOrder: ["userId", "sendLink", "returnCode"],
+  toDraft: (parsed): PasskeyLinkInput => ({
+    delivery: parsed.returnCode != null ? { kind: "return" } : { kind: "mail", urlTemplate: parsed.sendLink?.urlTemplate ?? undefined },
+  }),
+});

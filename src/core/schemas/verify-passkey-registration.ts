@@ -1,0 +1,41 @@
+// verifyPasskeyRegistration's request: the user, the passkey `registerPasskey` began, the
+// browser's credential and a name for the passkey.
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import type { FieldViolation } from "../errors/index.js";
+import type { JsonObject } from "../../shared/json.js";
+import { parsedWith, text } from "../validation/fields.js";
+import { idShape } from "./existing-user.js";
+import { MAX_TEXT } from "./fields.js";
+import { requestParser } from "./request-parser.js";
+
+export interface VerifyPasskeyInput {
+  readonly passkeyId: string;
+  readonly credential: JsonObject;
+  readonly name: string;
+}
+
+export function verifyPasskeyShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
+  return [...idShape(request, "userId"), ...idShape(request, "passkeyId")];
+}
+
+/** Kept whole: its members are the attestation's business, which the verification reads and checks. */
+const credential = v.pipe(
+  v.unknown(),
+  parsedWith((value: unknown): Result<JsonObject, string> => {
+    if (value === undefined || value === null) return err("is required");
+    return typeof value === "object" && !Array.isArray(value) ? ok(value as JsonObject) : err("must be an object");
+  }),
+);
+
+export const parseVerifyPasskey = requestParser({
+  schema: () =>
+    v.object({
+      passkeyId: text({ min: 1, max: MAX_TEXT }),
+      publicKeyCredential: credential,
+      passkeyName: v.pipe(text({ min: 1, max: MAX_TEXT, nonBlank: true }), v.transform((name: string) => name.trim())),
+    }),
+  crossField: (): FieldViolation[] => [],
+  fieldOrder: ["userId", "passkeyId", "publicKeyCredential", "passkeyName"],
+  toDraft: (parsed): VerifyPasskeyInput => ({ passkeyId: parsed.passkeyId, credential: parsed.publicKeyCredential, name: parsed.passkeyName }),
+});
