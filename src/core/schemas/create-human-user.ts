@@ -4,6 +4,7 @@ import type { FieldViolation } from "../errors/index.js";
 import { normalizePhoneNumber } from "../rules/phone-number.js";
 import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
+import { unstorableTextProblem } from "../rules/storable-text.js";
 import { normalizeUsername } from "../rules/username.js";
 import type { CodeDelivery, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
@@ -69,7 +70,7 @@ function requestSchema(context: RulesContext) {
     password: optional(record({ password: plainPassword(context), changeRequired: optional(flag) })),
     hashedPassword: optional(record({ hash: encodedHash(context), changeRequired: optional(flag) })),
     idpLinks: optional(list(record({ idpId: identifier, userId: identifier, userName: identifier }))),
-    totpSecret: optional(v.pipe(v.string("must be a string"), parsedWith(parseTotpSecret))),
+    totpSecret: optional(v.pipe(text({ min: 0, max: Number.POSITIVE_INFINITY }), parsedWith(parseTotpSecret))),
   });
 }
 
@@ -137,8 +138,15 @@ export function createRequestShape(request: Readonly<Record<string, unknown>>): 
     const named = [orgId, orgDomain].filter((value) => value !== undefined && value !== null);
     if (typeof organization !== "object" || Array.isArray(organization)) violations.push(violation(["organization"], "must be an object"));
     else if (named.length !== 1) violations.push(violation(["organization"], "must name exactly one of orgId and orgDomain"));
-    else if (typeof named[0] !== "string" || named[0].length === 0 || named[0].length > MAX_TEXT) {
-      violations.push(violation(["organization", orgId != null ? "orgId" : "orgDomain"], `must be a string of 1 to ${MAX_TEXT} characters`));
+    else {
+      const field = ["organization", orgId != null ? "orgId" : "orgDomain"];
+      const name = named[0];
+      if (typeof name !== "string" || name.length === 0 || name.length > MAX_TEXT) violations.push(violation(field, `must be a string of 1 to ${MAX_TEXT} characters`));
+      else {
+        // Checked here, before the organization is looked up in the store.
+        const problem = unstorableTextProblem(name);
+        if (problem !== undefined) violations.push(violation(field, problem));
+      }
     }
   }
   return violations;
