@@ -132,3 +132,207 @@ describe("text no store can hold", () => {
     ]);
   });
 });
+
+/** The whole body of a refusal whose violations were cut at the cap of 100: the first 100 listed. */
+function cappedBody(violations: readonly { field: string; description: string }[]) {
+  const listed = violations.slice(0, 100);
+  const first = listed[0];
+  const message = `${first?.field}: ${first?.description} (and 99 more violations listed; more were left out)`;
+  return {
+    code: 3,
+    message,
+    details: [
+      { "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id: "USER-1nv4", message },
+      { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: listed },
+    ],
+  };
+}
+
+/** The two violations of one empty metadata entry. */
+const emptyEntry = (index: number) => [
+  { field: `metadata[${index}].key`, description: "is required" },
+  { field: `metadata[${index}].value`, description: "is required" },
+];
+
+const metadataEntries = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `k${index}`, value: "AQ==" }));
+const idpLinks = (count: number) => Array.from({ length: count }, (_, index) => ({ idpId: "idp-acme", userId: `ext-${index}`, userName: "ann" }));
+const idps = (count: number) => Array.from({ length: count }, (_, index) => ({ configId: "idp-acme", externalUserId: `ext-${index}` }));
+
+describe("error amplification", () => {
+  it("answers a 1 MiB body of 349,000 empty metadata objects with one violation on the list", async () => {
+    const json = `{"profile":{"givenName":"Ann","familyName":"Lee"},"email":{"email":"ann@acme.test"},"metadata":[${Array(349_000).fill("{}").join(",")}]}`;
+    expect(json.length).toBeGreaterThan(1_000_000);
+    const store = ports();
+    const result = await createHumanUser(store, JSON.parse(json) as unknown, context);
+    expect(result).toEqual(err(invalidBody([{ field: "metadata", description: "must have at most 1000 entries" }])));
+    expect(store.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+  });
+
+  it("takes 1000 metadata entries and refuses 1001 without checking them one by one", async () => {
+    expect((await createHumanUser(ports(), { ...create(), metadata: metadataEntries(1000) }, context)).isOk()).toBe(true);
+    const tooMany = [...metadataEntries(1000), {}];
+    expect(await createHumanUser(ports(), { ...create(), metadata: tooMany }, context)).toEqual(
+      err(invalidBody([{ field: "metadata", description: "must have at most 1000 entries" }])),
+    );
+  });
+
+  it("takes 20 identity-provider links and refuses 21, in both operations", async () => {
+    expect((await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(20) }, context)).isOk()).toBe(true);
+    expect((await importHumanUser(ports(), { ...minimalImport(), idps: idps(20) }, context)).isOk()).toBe(true);
+    expect(await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(21) }, context)).toEqual(
+      err(invalidBody([{ field: "idpLinks", description: "must have at most 20 entries" }])),
+    );
+    expect(await importHumanUser(ports(), { ...minimalImport(), idps: idps(21) }, context)).toEqual(
+      err(invalidBody([{ field: "idps", description: "must have at most 20 entries" }])),
+    );
+  });
+
+  it("reports a list that is too long beside the other violations, in field order", async () => {
+    const request = { ...create(), profile: { givenName: "", familyName: "Lee" }, metadata: Array(5000).fill({}), idpLinks: [{}] };
+    expect(await createHumanUser(ports(), request, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "profile.givenName", description: "must not be empty" },
+          { field: "metadata", description: "must have at most 1000 entries" },
+          { field: "idpLinks[0].idpId", description: "is required" },
+          { field: "idpLinks[0].userId", description: "is required" },
+          { field: "idpLinks[0].userName", description: "is required" },
+        ]),
+      ),
+    );
+  });
+
+  it("lists exactly 100 violations whole, without saying that any were left out", async () => {
+    const result = await createHumanUser(ports(), { ...create(), metadata: Array(50).fill({}) }, context);
+    expect(result).toEqual(err(invalidBody(Array.from({ length: 50 }, (_, index) => emptyEntry(index)).flat())));
+  });
+
+  it("lists the first 100 of 101 violations, in field order, and says that more were left out", async () => {
+    const request = { ...create(), profile: { givenName: "", familyName: "Lee" }, metadata: Array(50).fill({}) };
+    const all = [{ field: "profile.givenName", description: "must not be empty" }, ...Array.from({ length: 50 }, (_, index) => emptyEntry(index)).flat()];
+    expect(await createHumanUser(ports(), request, context)).toEqual(err(cappedBody(all)));
+  });
+
+  it("stops at the cap in a list of 1000 empty entries: 100 violations listed of 2000", async () => {
+    const result = await createHumanUser(ports(), { ...create(), metadata: Array(1000).fill({}) }, context);
+    expect(result).toEqual(err(cappedBody(Array.from({ length: 50 }, (_, index) => emptyEntry(index)).flat())));
+  });
+});
+
+class Account {
+  readonly givenName = "Ann";
+  readonly familyName = "Lee";
+}
+
+/** `[v, v]` thirty times over: a graph of 31 arrays that a walk would see as 2^30 leaves. */
+function sharedGraph(): unknown {
+  let graph: unknown = [];
+  for (let i = 0; i < 30; i++) graph = [graph, graph];
+  return graph;
+}
+
+const created = ok({ userId: FIRST_ID, details: { sequence: "2", changeDate: NOW, resourceOwner: "acme" } });
+
+describe("values JSON cannot produce (programmatic callers)", () => {
+  it("ignores a shared-reference graph in an unknown field, without walking it", async () => {
+    expect(await createHumanUser(ports(), { ...create(), extra: sharedGraph() }, context)).toEqual(created);
+  });
+
+  it("refuses a shared-reference graph as metadata: each entry is a list where an object belongs", async () => {
+    expect(await createHumanUser(ports(), { ...create(), metadata: sharedGraph() }, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "metadata[0]", description: "must be an object" },
+          { field: "metadata[1]", description: "must be an object" },
+        ]),
+      ),
+    );
+  });
+
+  it("refuses a sparse list of 4,000,000 entries as metadata with one violation, and ignores one in an unknown field", async () => {
+    expect(await createHumanUser(ports(), { ...create(), metadata: new Array(4_000_000) }, context)).toEqual(
+      err(invalidBody([{ field: "metadata", description: "must have at most 1000 entries" }])),
+    );
+    expect(await importHumanUser(ports(), { ...minimalImport(), idps: new Array(4_000_000) }, context)).toEqual(
+      err(invalidBody([{ field: "idps", description: "must have at most 20 entries" }])),
+    );
+    expect(await createHumanUser(ports(), { ...create(), extra: new Array(4_000_000) }, context)).toEqual(created);
+  });
+
+  it("ignores a 50 MB Buffer in an unknown field", async () => {
+    expect(await createHumanUser(ports(), { ...create(), extra: Buffer.alloc(50_000_000) }, context)).toEqual(created);
+  });
+
+  it("refuses a 20 MB Uint8Array as givenName as a value of the wrong type", async () => {
+    const request = { ...create(), profile: { givenName: new Uint8Array(20_000_000), familyName: "Lee" } };
+    expect(await createHumanUser(ports(), request, context)).toEqual(err(invalidBody([{ field: "profile.givenName", description: "must be a string" }])));
+  });
+
+  it("refuses objects that are not plain data where an object or a list belongs, without reading them", async () => {
+    const request = {
+      organization: new Account(),
+      profile: new Map([["givenName", "Ann"]]),
+      email: new Date(0),
+      phone: Buffer.from("+41791234567"),
+      metadata: new Set([{ key: "a", value: "AQ==" }]),
+      password: new Uint8Array(8),
+    };
+    expect(await createHumanUser(ports(), request, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "profile", description: "must be an object" },
+          { field: "email", description: "must be an object" },
+          { field: "organization", description: "must be an object" },
+        ]),
+      ),
+    );
+    const shaped = { ...create(), phone: Buffer.from("+41791234567"), metadata: new Set([{ key: "a", value: "AQ==" }]), password: new Uint8Array(8) };
+    expect(await createHumanUser(ports(), shaped, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "phone", description: "must be an object" },
+          { field: "metadata", description: "must be a list" },
+          { field: "password", description: "must be an object" },
+        ]),
+      ),
+    );
+  });
+
+  it("refuses a plain object's member that is not plain data, as the wrong type", async () => {
+    const request = {
+      ...create(),
+      email: { email: "ann@acme.test", returnCode: new Date(0) },
+      metadata: [new Map([["key", "a"]])],
+      idpLinks: [{ idpId: "idp-acme", userId: new String("ext-1"), userName: "ann" }],
+    };
+    expect(await createHumanUser(ports(), request, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "email.returnCode", description: "must be an object" },
+          { field: "metadata[0]", description: "must be an object" },
+          { field: "idpLinks[0].userId", description: "must be a string" },
+        ]),
+      ),
+    );
+  });
+
+  it("never calls a getter: a member defined by one is a value of the wrong type", async () => {
+    let calls = 0;
+    const profile = {
+      familyName: "Lee",
+      get givenName(): string {
+        calls++;
+        return "Ann";
+      },
+    };
+    expect(await createHumanUser(ports(), { ...create(), profile }, context)).toEqual(
+      err(invalidBody([{ field: "profile.givenName", description: "must be a string" }])),
+    );
+    expect(calls).toBe(0);
+  });
+
+  it("answers a plain object whose prototype is null like any other", async () => {
+    const profile = Object.assign(Object.create(null) as Record<string, unknown>, { givenName: "Ann", familyName: "Lee" });
+    expect(await createHumanUser(ports(), { ...create(), profile }, context)).toEqual(created);
+  });
+});

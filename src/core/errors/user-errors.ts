@@ -4,7 +4,8 @@ import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from 
 
 export const notAnObject = (): ErrorBody => errorBody(3, "USER-b0dy", "the request body must be a JSON object");
 export const nestedTooDeeply = (): ErrorBody => errorBody(3, "USER-d33p", "the request body is nested too deeply");
-export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument("USER-1nv4", violations);
+/** `maxListed`: the configured `limits.maxFieldViolations` (default 100). */
+export const invalidRequest = (violations: readonly FieldViolation[], maxListed?: number): ErrorBody => invalidArgument("USER-1nv4", violations, maxListed);
 export const unauthenticated = (): ErrorBody => errorBody(16, "USER-4uth", "the request is not authenticated");
 export const permissionDenied = (): ErrorBody => errorBody(7, "USER-p3rm", "no permission to write users in this organization");
 export const organizationNotFound = (): ErrorBody => errorBody(5, "USER-0rg5", "the organization does not exist");

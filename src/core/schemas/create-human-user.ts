@@ -25,7 +25,10 @@ import {
   plainPassword,
   username,
 } from "./fields.js";
-import type { RulesContext } from "./rules-context.js";
+import { neutralRulesContext, type RulesContext } from "./rules-context.js";
+import { defaultRequestLimits } from "../validation/request-limits.js";
+import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 
 const FIELD_ORDER = ["userId", "username", "organization", "profile", "email", "phone", "metadata", "password", "hashedPassword", "idpLinks", "totpSecret"];
 
@@ -41,6 +44,7 @@ function phoneNumber(context: RulesContext) {
 }
 
 function requestSchema(context: RulesContext) {
+  const limits = context.limits ?? defaultRequestLimits;
   return v.object({
     userId: optional(identifier),
     username: optional(username),
@@ -66,10 +70,20 @@ function requestSchema(context: RulesContext) {
         isVerified: optional(flag),
       }),
     ),
-    metadata: optional(list(record({ key: text({ min: 1, max: MAX_TEXT, nonBlank: true }), value: metadataValue }))),
+    metadata: optional(
+      list(record({ key: text({ min: 1, max: MAX_TEXT, nonBlank: true }), value: metadataValue }), {
+        maxEntries: limits.maxMetadataEntries,
+        maxViolations: limits.maxFieldViolations,
+      }),
+    ),
     password: optional(record({ password: plainPassword(context), changeRequired: optional(flag) })),
     hashedPassword: optional(record({ hash: encodedHash(context), changeRequired: optional(flag) })),
-    idpLinks: optional(list(record({ idpId: identifier, userId: identifier, userName: identifier }))),
+    idpLinks: optional(
+      list(record({ idpId: identifier, userId: identifier, userName: identifier }), {
+        maxEntries: limits.maxIdentityProviderLinks,
+        maxViolations: limits.maxFieldViolations,
+      }),
+    ),
     totpSecret: optional(v.pipe(text({ min: 0, max: Number.POSITIVE_INFINITY }), parsedWith(parseTotpSecret))),
   });
 }
@@ -151,3 +165,9 @@ export function createRequestShape(request: Readonly<Record<string, unknown>>): 
   }
   return violations;
 }
+
+/** Read by `createRequestShape` and the target organization, before the schema. */
+const organizationFields: FieldTree = { members: new Map([["organization", { members: new Map([["orgId", {}], ["orgDomain", {}]]) }]]) };
+
+/** Every field operation A reads: the only parts of a request that are copied. */
+export const createRequestFields: FieldTree = mergeFieldTrees(fieldTreeOf(requestSchema(neutralRulesContext)), organizationFields);
