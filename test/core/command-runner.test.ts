@@ -13,6 +13,7 @@ import { FIRST_ID, member, minimalCreate, NOW, testPorts, type TestPorts } from 
 /** A small command on an existing user: sets one metadata entry, or refuses a value "bad" after recording it. */
 const setMetadata: Command<{ readonly userId: string; readonly value: string; readonly byProof: boolean }, { readonly sequence: string }> = {
   name: "setMetadata",
+  fields: { members: new Map([["userId", {}], ["value", {}], ["proof", {}]]) },
   shape: (request) => (typeof request["userId"] === "string" ? [] : [{ field: "userId", description: "is required" }]),
   access: (request) => ({ permission: "user.write", proof: request["proof"] === true }),
   target: (request) => ({ userId: String(request["userId"]) }),
