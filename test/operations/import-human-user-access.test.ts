@@ -258,13 +258,14 @@ describe("importHumanUser: failing ports", () => {
   });
 
   it.each([
-    ["findOrganization", { directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
-    ["findHeldClaims", { userLog: { findHeldClaims: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
-    ["findIdentityProvider", { directory: { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
-    ["findOrganizationByDomain", { directory: { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
-  ] as const)("answers when storage.%s fails, and writes nothing", async (_name, change, expected) => {
+    ["findOrganization", { directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } }, "idp-acme", UNAVAILABLE],
+    // Claims are looked up only when the directory refuses the user (here: a provider unknown to it).
+    ["findHeldClaims", { userLog: { findHeldClaims: () => Promise.reject(new Error("bad query")) } }, "idp-unknown", INTERNAL],
+    ["findIdentityProvider", { directory: { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) } }, "idp-acme", UNAVAILABLE],
+    ["findOrganizationByDomain", { directory: { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) } }, "idp-acme", INTERNAL],
+  ] as const)("answers when storage.%s fails, and writes nothing", async (_name, change, configId, expected) => {
     const { ports, store } = withStorage(change);
-    const result = await importHumanUser(ports, { ...minimalImport(), idps: [{ configId: "idp-acme", externalUserId: "x" }] }, context);
+    const result = await importHumanUser(ports, { ...minimalImport(), idps: [{ configId, externalUserId: "x" }] }, context);
     expect(result._unsafeUnwrapErr()).toEqual(expected);
     expect(store.snapshot()).toEqual(EMPTY);
   });
