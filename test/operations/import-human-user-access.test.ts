@@ -232,7 +232,7 @@ describe("importHumanUser: failing ports", () => {
     return { ports: { ...ports, storage: patchStorage(ports.storage, change) }, store: ports.storage, logger, mailer: ports.mailer };
   }
 
-  it("answers 13 when storage.appendUser throws, writes nothing and gives the cause to the logger only", async () => {
+  it("answers 13 when storage.userLog.append throws, writes nothing and gives the cause to the logger only", async () => {
     const cause = new Error("disk on fire at /var/lib/users");
     const { ports, store, logger, mailer } = withStorage({ userLog: { append: () => { throw cause; } } });
 
@@ -247,7 +247,7 @@ describe("importHumanUser: failing ports", () => {
   it.each([
     ["the class", new StorageUnavailableError("connection refused")],
     ["another copy of the class (by name)", Object.assign(new Error("connection refused"), { name: "StorageUnavailableError" })],
-  ])("answers 14 when storage.appendUser rejects with StorageUnavailableError (%s)", async (_name, cause) => {
+  ])("answers 14 when storage.userLog.append rejects with StorageUnavailableError (%s)", async (_name, cause) => {
     const { ports, store, mailer } = withStorage({ userLog: { append: () => Promise.reject(cause) } });
 
     const result = await importHumanUser(ports, minimalImport(), context);
