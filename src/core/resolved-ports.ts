@@ -1,6 +1,7 @@
 import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasskeyCeremonies, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
+import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
 
@@ -39,7 +40,7 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPor
     const storage = ports.storage;
     result = {
       ...ports,
-      directory: ports.directory ?? storage.directory,
+      directory: cachedDirectory(ports.directory ?? storage.directory, (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
       userLog: storage.userLog,
       outbox: storage.outbox,
       ids: ports.ids ?? defaultIds,

@@ -1,7 +1,7 @@
 import { err, ok } from "neverthrow";
 import type { CommandRuntime } from "../core/resolved-ports.js";
 import { deliverAfterWrite } from "../notifications/after-write.js";
-import { webAuthnCeremonies } from "../passkeys/webauthn-ceremonies.js";
+import { lazyWebAuthnCeremonies } from "../passkeys/lazy-ceremonies.js";
 import { resolveHashBounds } from "../passwords/bounds.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
@@ -28,5 +28,5 @@ export function passwordHashing(ports: Ports): PasswordHashing {
 export const runtime: CommandRuntime = {
   deliver: deliverAfterWrite,
   passwordHashing,
-  passkeys: webAuthnCeremonies,
+  passkeys: lazyWebAuthnCeremonies,
 };

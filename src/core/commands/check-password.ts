@@ -2,7 +2,7 @@ import { err, ok } from "neverthrow";
 import { wrongPassword, userLocked } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { CheckPasswordResponse } from "../responses.js";
-import { checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
+import { checkPasswordFields, checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
 import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
@@ -15,6 +15,7 @@ import { portFailure } from "./port-call.js";
  */
 export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResponse> = {
   name: "checkPassword",
+  fields: checkPasswordFields,
   shape: checkPasswordShape,
   // The password is the proof: login pages call this for people who are not logged in.
   access: () => ({ permission: "user.write", proof: true }),

@@ -4,7 +4,7 @@ import { userNotFound } from "../errors/user-errors.js";
 import type { CreatePasskeyRegistrationLinkResponse } from "../responses.js";
 import { PASSKEY_LINK_PLACEHOLDERS } from "../rules/url-template.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { parsePasskeyLink, type PasskeyLinkInput } from "../schemas/passkey-registration-link.js";
+import { parsePasskeyLink, passkeyLinkFields, type PasskeyLinkInput } from "../schemas/passkey-registration-link.js";
 import { deliveryShape } from "../schemas/password-reset.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
@@ -21,6 +21,7 @@ const DEFAULT_PASSKEY_PATH = "/ui/login/login/passwordless/init?userID={{.UserID
  */
 export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, CreatePasskeyRegistrationLinkResponse> = {
   name: "createPasskeyRegistrationLink",
+  fields: passkeyLinkFields,
   shape: deliveryShape,
   access: () => ({ permission: "user.write", proof: false }),
   target: userTarget,

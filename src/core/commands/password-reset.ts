@@ -3,7 +3,7 @@ import type { OutboxNotification } from "../../ports/outbox.js";
 import { userNotFound } from "../errors/user-errors.js";
 import type { PasswordResetResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { deliveryShape, parsePasswordReset, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
+import { deliveryShape, parsePasswordReset, passwordResetFields, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
 import { issueCode } from "./user-creation.js";
@@ -19,6 +19,7 @@ const DEFAULT_RESET_PATH = "/ui/login/password/init?userID={{.UserID}}&code={{.C
  */
 export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResponse> = {
   name: "passwordReset",
+  fields: passwordResetFields,
   shape: deliveryShape,
   access: (request) => ({ permission: "user.write", proof: !returnsCode(request) }),
   target: userTarget,

@@ -5,7 +5,7 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { codeExpired, codeInvalid, codeTriedTooOften, invalidRequest, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
 import type { RegisterPasskeyResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { hasRegistrationCode, parseRegisterPasskey, registerPasskeyShape, type RegisterPasskeyInput } from "../schemas/register-passkey.js";
+import { hasRegistrationCode, parseRegisterPasskey, registerPasskeyFields, registerPasskeyShape, type RegisterPasskeyInput } from "../schemas/register-passkey.js";
 import { redeemCode } from "../secrets/redeem-code.js";
 import type { UserState } from "../users/user-state.js";
 import { changeDetails } from "./change-details.js";
@@ -51,6 +51,7 @@ function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, key
  */
 export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPasskeyResponse> = {
   name: "registerPasskey",
+  fields: registerPasskeyFields,
   shape: registerPasskeyShape,
   access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request) }),
   target: userTarget,

@@ -4,7 +4,7 @@ import { codeExpired, codeInvalid, codeTriedTooOften, userLocked, userNotFound, 
 import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { hasPasswordProof, parseSetPassword, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
+import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
 import { redeemCode } from "../secrets/redeem-code.js";
 import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
@@ -52,6 +52,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
  */
 export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> = {
   name: "setPassword",
+  fields: setPasswordFields,
   shape: setPasswordShape,
   access: (request) => ({ permission: "user.write", proof: hasPasswordProof(request) }),
   target: userTarget,

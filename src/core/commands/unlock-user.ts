@@ -2,13 +2,14 @@ import { err, ok } from "neverthrow";
 import { userNotFound, userNotLocked } from "../errors/user-errors.js";
 import type { UnlockUserResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { parseUnlockUser, unlockUserShape } from "../schemas/unlock-user.js";
+import { parseUnlockUser, unlockUserFields, unlockUserShape } from "../schemas/unlock-user.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
 
 /** The reference server's `UnlockUser` (`POST /v2/users/{userId}/unlock`): a locked user may log in again, its failures forgotten. */
 export const unlockUserCommand: Command<Record<string, never>, UnlockUserResponse> = {
   name: "unlockUser",
+  fields: unlockUserFields,
   shape: unlockUserShape,
   access: () => ({ permission: "user.write", proof: false }),
   target: userTarget,

@@ -7,7 +7,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { VerifyPasskeyRegistrationResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
-import { parseVerifyPasskey, verifyPasskeyShape, type VerifyPasskeyInput } from "../schemas/verify-passkey-registration.js";
+import { parseVerifyPasskey, verifyPasskeyFields, verifyPasskeyShape, type VerifyPasskeyInput } from "../schemas/verify-passkey-registration.js";
 import type { PasskeyState } from "../users/user-state.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
@@ -55,6 +55,7 @@ function verifyAttestation(ports: ResolvedPorts, parsed: VerifyPasskeyInput, pas
  */
 export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, VerifyPasskeyRegistrationResponse> = {
   name: "verifyPasskeyRegistration",
+  fields: verifyPasskeyFields,
   shape: verifyPasskeyShape,
   access: () => ({ permission: "user.write", proof: true }),
   target: userTarget,

@@ -5,7 +5,7 @@ import { ok, type Result } from "neverthrow";
 import type { FieldViolation } from "../errors/index.js";
 import { MAX_PASSWORD_BYTES } from "../users/password-check.js";
 import { violation } from "../validation/violations.js";
-import { idShape } from "./existing-user.js";
+import { idShape, leafFields } from "./existing-user.js";
 import { atMostOneOf, member } from "./structure.js";
 
 export interface CheckPasswordInput {
@@ -26,6 +26,9 @@ export function passwordShape(request: Readonly<Record<string, unknown>>, name: 
   }
   return [];
 }
+
+/** Everything checkPassword reads: three strings. */
+export const checkPasswordFields = leafFields("userId", "loginName", "password");
 
 export function checkPasswordShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
   const named = ["userId", "loginName"].filter((name) => member(request, name) != null);

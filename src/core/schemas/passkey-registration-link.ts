@@ -6,6 +6,8 @@ import { emptyMessage, optional, parsedWith, record, text } from "../validation/
 import { MAX_TEXT } from "./fields.js";
 import type { CodeDeliveryChoice } from "./password-reset.js";
 import { requestParser } from "./request-parser.js";
+import { withLeaves } from "./existing-user.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 
 export interface PasskeyLinkInput {
   readonly delivery: CodeDeliveryChoice;
@@ -16,8 +18,12 @@ const passkeyUrlTemplate = v.pipe(
   parsedWith((template: string) => parseUrlTemplate(template, PASSKEY_LINK_PLACEHOLDERS)),
 );
 
+const schema = () => v.object({ sendLink: optional(record({ urlTemplate: optional(passkeyUrlTemplate) })), returnCode: optional(emptyMessage) });
+
+export const passkeyLinkFields = withLeaves(fieldTreeOf(schema()), "userId");
+
 export const parsePasskeyLink = requestParser({
-  schema: () => v.object({ sendLink: optional(record({ urlTemplate: optional(passkeyUrlTemplate) })), returnCode: optional(emptyMessage) }),
+  schema,
   crossField: (): FieldViolation[] => [],
   fieldOrder: ["userId", "sendLink", "returnCode"],
   toDraft: (parsed): PasskeyLinkInput => ({

@@ -5,7 +5,8 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { parseUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { emptyMessage, optional, parsedWith, record, text } from "../validation/fields.js";
-import { idShape } from "./existing-user.js";
+import { idShape, withLeaves } from "./existing-user.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 import { MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 import { atMostOneOf, member } from "./structure.js";
@@ -44,6 +45,8 @@ const schema = () =>
     sendLink: optional(record({ notificationType: optional(notificationType), urlTemplate: optional(urlTemplate) })),
     returnCode: optional(emptyMessage),
   });
+
+export const passwordResetFields = withLeaves(fieldTreeOf(schema()), "userId");
 
 export const parsePasswordReset = requestParser({
   schema,

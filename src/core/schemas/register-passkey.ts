@@ -4,7 +4,8 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { optional, parsedWith, record, text } from "../validation/fields.js";
-import { idShape } from "./existing-user.js";
+import { idShape, withLeaves } from "./existing-user.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 import { identifier, MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 import { member } from "./structure.js";
@@ -45,13 +46,17 @@ const authenticator = v.pipe(
   ),
 );
 
+const schema = () =>
+  v.object({
+    code: optional(record({ id: identifier, code: text({ min: 1, max: MAX_TEXT }) })),
+    authenticator: optional(authenticator),
+    domain: optional(text({ min: 0, max: MAX_TEXT })),
+  });
+
+export const registerPasskeyFields = withLeaves(fieldTreeOf(schema()), "userId");
+
 export const parseRegisterPasskey = requestParser({
-  schema: () =>
-    v.object({
-      code: optional(record({ id: identifier, code: text({ min: 1, max: MAX_TEXT }) })),
-      authenticator: optional(authenticator),
-      domain: optional(text({ min: 0, max: MAX_TEXT })),
-    }),
+  schema,
   crossField: (): FieldViolation[] => [],
   fieldOrder: ["userId", "code", "authenticator", "domain"],
   toDraft: (parsed): RegisterPasskeyInput => ({

@@ -4,7 +4,9 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { flag, optional, record, text } from "../validation/fields.js";
 import { passwordShape } from "./check-password.js";
-import { idShape } from "./existing-user.js";
+import { idShape, withLeaves } from "./existing-user.js";
+import { fieldTreeOf } from "./field-tree-of.js";
+import { neutralRulesContext } from "./rules-context.js";
 import { MAX_TEXT, plainPassword } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 import { atMostOneOf, member, requiredObjects } from "./structure.js";
@@ -37,6 +39,8 @@ function schema(context: RulesContext) {
     verificationCode: optional(text({ min: 1, max: MAX_TEXT })),
   });
 }
+
+export const setPasswordFields = withLeaves(fieldTreeOf(schema(neutralRulesContext)), "userId");
 
 export const parseSetPassword = requestParser({
   schema,

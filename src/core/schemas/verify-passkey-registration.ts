@@ -5,7 +5,8 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import type { JsonObject } from "../../shared/json.js";
 import { parsedWith, text } from "../validation/fields.js";
-import { idShape } from "./existing-user.js";
+import { idShape, leafFields } from "./existing-user.js";
+import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
 import { MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 
@@ -14,6 +15,22 @@ export interface VerifyPasskeyInput {
   readonly credential: JsonObject;
   readonly name: string;
 }
+
+/** What WebAuthn's verification reads of the browser's `PublicKeyCredential` JSON (`RegistrationResponseJSON`). */
+const credentialFields: FieldTree = {
+  members: new Map<string, FieldTree>([
+    ["id", {}],
+    ["rawId", {}],
+    ["type", {}],
+    ["authenticatorAttachment", {}],
+    ["response", { members: new Map<string, FieldTree>([["clientDataJSON", {}], ["attestationObject", {}], ["transports", { items: {} }]]) }],
+    ["clientExtensionResults", { members: new Map<string, FieldTree>([["credProps", { members: new Map([["rk", {}]]) }]]) }],
+  ]),
+};
+
+export const verifyPasskeyFields: FieldTree = mergeFieldTrees(leafFields("userId", "passkeyId", "passkeyName"), {
+  members: new Map([["publicKeyCredential", credentialFields]]),
+});
 
 export function verifyPasskeyShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
   return [...idShape(request, "userId"), ...idShape(request, "passkeyId")];
