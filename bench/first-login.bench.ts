@@ -8,7 +8,8 @@
 // figure is the median of the rounds, with min and max. Run with `npm run bench -- first-login`.
 import { hash as bcryptNativeHash } from "@node-rs/bcrypt";
 import { availableParallelism, cpus, loadavg } from "node:os";
-import { checkPassword, importHumanUser, memoryMailer, memoryStore, systemClock, type Ports } from "../src/index.js";
+import type { ResultAsync } from "neverthrow";
+import { checkPassword, importHumanUser, memoryMailer, memoryStore, systemClock, type ErrorBody, type Ports } from "../src/index.js";
 import { bcryptHasher, defaultPasswordHasher, verifyPassword, type PasswordHasher } from "../src/passwords/index.js";
 
 const PASSWORD = "Correct-Horse-Battery-9";
@@ -72,7 +73,7 @@ function row(name: string, figures: Stats, baseline?: Stats): string {
   return `| ${name} | ${figures.median.toFixed(1)} | ${figures.min.toFixed(1)} | ${figures.max.toFixed(1)} | ${ratio} |`;
 }
 
-async function mustBe(result: PromiseLike<{ isOk(): boolean }>, ok: boolean, what: string): Promise<void> {
+async function mustBe(result: ResultAsync<unknown, ErrorBody>, ok: boolean, what: string): Promise<void> {
   if ((await result).isOk() !== ok) throw new Error(`${what}: unexpected answer`);
 }
 
