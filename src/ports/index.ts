@@ -36,7 +36,10 @@ export interface Ports {
   readonly directory?: Directory;
   readonly mailer: Mailer;
   readonly clock: Clock;
-  /** Default: 18-digit, time-ordered decimal ids. */
+  /**
+   * Default: 34-digit time-ordered decimal ids; each millisecond's ids count up from a 64-bit random
+   * start, so processes sharing a database do not meet (18-digit ids did).
+   */
   readonly ids?: IdGenerator;
   /** Default: Web Crypto's `getRandomValues`. */
   readonly random?: RandomSource;
