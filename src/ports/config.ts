@@ -48,6 +48,22 @@ export interface HumanUsersConfig {
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;
+  /** Bounds on one request, so that refusing a hostile one costs little. */
+  readonly limits?: RequestLimits;
+}
+
+/**
+ * How much of one request is read and reported. Each member is a whole number of at least 1;
+ * anything else means the default. The list limits are at most 10,000 (a larger value counts as
+ * 10,000): a longer list is refused before any of its entries is read.
+ */
+export interface RequestLimits {
+  /** Entries in operation A's `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */
+  readonly maxMetadataEntries?: number;
+  /** Identity-provider links: `idpLinks` (operation A), `idps` (operation B). Default 20. */
+  readonly maxIdentityProviderLinks?: number;
+  /** Field violations listed in one error body; validation stops once more are found. Default 100. */
+  readonly maxFieldViolations?: number;
 }
 
 /** One mail in one language. Placeholders: see `MessageValues`; HTML gets every value escaped. */

@@ -5,13 +5,15 @@ import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import type { OperationContext } from "../context.js";
-import { aborted, alreadyExists, invalidRequest, nestedTooDeeply, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
+import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { foldUser } from "../users/fold-user.js";
 import type { UserState } from "../users/user-state.js";
+import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import { rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, Command, Decision, RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
@@ -20,6 +22,11 @@ import { authorizeTarget } from "./target-organization.js";
 /** Tries of one decision against a stream that keeps moving, before the answer is 10. */
 export const DEFAULT_APPEND_ATTEMPTS = 5;
 const DEFAULT_ORIGIN = "http://localhost:8080";
+
+/** The members the command reads, camelCased, bounded in nodes and bytes (see camelCaseKeys). */
+function copiedRequest(raw: unknown, fields: FieldTree): unknown {
+  return camelCaseKeys(raw, fields).unwrapOr(undefined);
+}
 
 function isRequestObject(value: unknown): value is RequestObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -37,7 +44,12 @@ function rulesContext(ports: ResolvedPorts, organization: Organization): RulesCo
   if (context === undefined) {
     if (byPolicy.size >= 64) byPolicy.clear();
     const passwords = ports.passwords;
-    context = { defaultPhoneRegion: ports.config?.defaultPhoneRegion, refusalOfHash: (encoded) => passwords.refusalOf(encoded), passwordPolicy };
+    context = {
+      defaultPhoneRegion: ports.config?.defaultPhoneRegion,
+      refusalOfHash: (encoded) => passwords.refusalOf(encoded),
+      passwordPolicy,
+      limits: resolveRequestLimits(ports.config?.limits),
+    };
     byPolicy.set(key, context);
   }
   return context;
@@ -104,16 +116,15 @@ export async function prepareCommand<TParsed, TResponse>(
 ): Promise<Result<PreparedCommand<TParsed, TResponse>, ErrorBody>> {
   try {
     const given = context ?? {};
-    const copied = camelCaseKeys(rawRequest);
-    if (copied.isErr()) return err(nestedTooDeeply());
-    const request = copied.value;
+    const request = copiedRequest(rawRequest, command.fields);
     if (!isRequestObject(request)) return err(notAnObject());
     const shape = command.shape(request);
     if (shape.length > 0) return err(invalidRequest(shape));
     const target = await resolveTarget(ports, command, request, given);
     if (target.isErr()) return err(target.error);
-    const parsed = command.parse(request, rulesContext(ports, target.value.organization));
-    if (parsed.isErr()) return err(invalidRequest(parsed.error));
+    const rules = rulesContext(ports, target.value.organization);
+    const parsed = command.parse(request, rules);
+    if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
     const origin = (given.origin ?? ports.config?.origin ?? DEFAULT_ORIGIN).replace(/\/+$/, "");
     return ok({ command, request, parsed: parsed.value, origin, ...target.value });
   } catch (cause) {

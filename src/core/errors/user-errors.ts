@@ -6,7 +6,6 @@ import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from 
 /** Every error id the operations answer with, by what it means. */
 export const errorIds = {
   notAnObject: "USER-b0dy",
-  nestedTooDeeply: "USER-d33p",
   invalidRequest: "USER-1nv4",
   unauthenticated: "USER-4uth",
   permissionDenied: "USER-p3rm",
@@ -27,8 +26,9 @@ export const errorIds = {
 export type ErrorId = (typeof errorIds)[keyof typeof errorIds];
 
 export const notAnObject = (): ErrorBody => errorBody(3, errorIds.notAnObject, "the request body must be a JSON object");
-export const nestedTooDeeply = (): ErrorBody => errorBody(3, errorIds.nestedTooDeeply, "the request body is nested too deeply");
-export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument(errorIds.invalidRequest, violations);
+/** `maxListed`: the configured `limits.maxFieldViolations` (default 100). */
+export const invalidRequest = (violations: readonly FieldViolation[], maxListed?: number): ErrorBody =>
+  invalidArgument(errorIds.invalidRequest, violations, maxListed);
 export const unauthenticated = (): ErrorBody => errorBody(16, errorIds.unauthenticated, "the request is not authenticated");
 export const permissionDenied = (): ErrorBody => errorBody(7, errorIds.permissionDenied, "no permission to write users in this organization");
 export const organizationNotFound = (): ErrorBody => errorBody(5, errorIds.organizationNotFound, "the organization does not exist");
