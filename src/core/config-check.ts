@@ -173,6 +173,15 @@ function checkDelivery(problems: Problems, value: unknown): void {
   }
 }
 
+function checkLimits(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const limits = fieldsOf(value);
+  if (limits === undefined) return problems.add("config.limits must be an object");
+  for (const [name, setting] of Object.entries(limits)) {
+    if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.limits.${name} must be a whole number, 1 or more`);
+  }
+}
+
 function checkConfig(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const config = fieldsOf(value);
@@ -205,6 +214,7 @@ function checkConfig(problems: Problems, value: unknown): void {
     if (allow !== undefined && typeof allow !== "boolean") problems.add("config.allowThrowawayKeys must be true or false");
   });
   problems.section("config.delivery", () => checkDelivery(problems, config["delivery"]));
+  problems.section("config.limits", () => checkLimits(problems, config["limits"]));
 }
 
 /** Every problem of `ports`, each naming its setting; empty when the library can run with them. */

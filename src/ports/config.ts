@@ -53,9 +53,9 @@ export interface HumanUsersConfig {
 }
 
 /**
- * How much of one request is read and reported. Each member is a whole number of at least 1;
- * anything else means the default. The list limits are at most 10,000 (a larger value counts as
- * 10,000): a longer list is refused before any of its entries is read.
+ * How much of one request is read and reported. Each member is a whole number of at least 1
+ * (anything else fails the configuration check: code 9). The list limits are at most 10,000 (a
+ * larger value counts as 10,000): a longer list is refused before any of its entries is read.
  */
 export interface RequestLimits {
   /** Entries in operation A's `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */

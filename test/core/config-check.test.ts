@@ -31,6 +31,7 @@ describe("checkConfiguration", () => {
       appendAttempts: 100,
       allowThrowawayKeys: false,
       delivery: { maxAttempts: 1, initialBackoffSeconds: 0.5, maxBackoffSeconds: 0.5, leaseSeconds: 1, batchSize: 1, concurrency: 1 },
+      limits: { maxMetadataEntries: 1, maxIdentityProviderLinks: 1_000_000, maxFieldViolations: 1 },
     };
     expect(configurationProblems(withConfig(bounds))).toEqual([]);
   });
@@ -140,6 +141,12 @@ describe("checkConfiguration", () => {
       "config.delivery.maxBackoffSeconds must not be below config.delivery.initialBackoffSeconds",
     ]);
     expect(configurationProblems(withConfig(null))).toEqual(["ports.config must be an object"]);
+    expect(configurationProblems(withConfig({ limits: { maxMetadataEntries: 0, maxIdentityProviderLinks: "20", maxFieldViolations: 2.5 } }))).toEqual([
+      "config.limits.maxMetadataEntries must be a whole number, 1 or more",
+      "config.limits.maxIdentityProviderLinks must be a whole number, 1 or more",
+      "config.limits.maxFieldViolations must be a whole number, 1 or more",
+    ]);
+    expect(configurationProblems(withConfig({ limits: 100 }))).toEqual(["config.limits must be an object"]);
   });
 
   it("refuses keys of the wrong sizes, and a key id used twice", () => {
