@@ -1,8 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
+import { portFailure } from "./commands/port-call.js";
 import { checkConfiguration } from "./config-check.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
@@ -42,10 +43,26 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): Result<Reso
   let result = cacheable ? resolved.get(ports) : undefined;
   if (result === undefined) {
     const checked = checkConfiguration(ports);
-    result = checked.isErr() ? err(checked.error) : ok(withDefaults(ports, runtime));
+    if (checked.isErr()) result = err(checked.error);
+    else {
+      try {
+        result = ok(withDefaults(ports, runtime));
+      } catch (cause) {
+        // A member the check does not read (a getter, the hashing settings) threw: 13, never a throw.
+        return err(portFailure(cause, "resolving the ports", loggerOf(ports)));
+      }
+    }
     if (cacheable) resolved.set(ports, result);
   }
   return result;
+}
+
+function loggerOf(ports: Ports): Logger | undefined {
+  try {
+    return ports.logger;
+  } catch {
+    return undefined;
+  }
 }
 
 function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {

@@ -139,6 +139,16 @@ describe("importHumanUsers with hostile options, ports and context", () => {
     expect(reads).toBe(0);
   });
 
+  it("answers 13 at index 0, reading nothing, when a port the check does not read throws as the ports are resolved", async () => {
+    let reads = 0;
+    const source = scriptedSource([() => ((reads += 1), { done: false, value: userRequest("ann") })]);
+    const { ports, logged } = loggingPorts();
+    const throwingBounds = Object.defineProperty({ ...ports }, "hashBounds", { get: throwing, enumerable: true });
+    expect(await run(throwingBounds, source)).toEqual([{ index: 0, error: internal() }]);
+    expect(logged).toEqual([{ message: "human-users: resolving the ports failed", cause: boom }]);
+    expect(reads).toBe(0);
+  });
+
   it("answers each item as importHumanUser would for a context that is null, not an object, or throws when read", async () => {
     const requests = [userRequest("ann"), userRequest("bob")];
     for (const context of [null, 5, "context"]) {
