@@ -209,6 +209,12 @@ function checkConfig(problems: Problems, value: unknown): void {
       problems.add(`config.appendAttempts must be a whole number from 1 to ${MAX_APPEND_ATTEMPTS}`);
     }
   });
+  problems.section("config.directoryCacheSeconds", () => {
+    const seconds = config["directoryCacheSeconds"];
+    if (seconds !== undefined && !(typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0)) {
+      problems.add("config.directoryCacheSeconds must be a number of seconds, 0 or more");
+    }
+  });
   problems.section("config.allowThrowawayKeys", () => {
     const allow = config["allowThrowawayKeys"];
     if (allow !== undefined && typeof allow !== "boolean") problems.add("config.allowThrowawayKeys must be true or false");

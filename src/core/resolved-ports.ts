@@ -5,6 +5,7 @@ import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { portFailure } from "./commands/port-call.js";
 import { checkConfiguration } from "./config-check.js";
+import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
 
@@ -69,7 +70,7 @@ function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
   const storage = ports.storage;
   return {
     ...ports,
-    directory: ports.directory ?? storage.directory,
+    directory: cachedDirectory(ports.directory ?? storage.directory, (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
     userLog: storage.userLog,
     outbox: storage.outbox,
     ids: ports.ids ?? defaultIds,

@@ -45,6 +45,11 @@ export interface HumanUsersConfig {
    * restart. `true` accepts that (demos, throwaway databases). Default false.
    */
   readonly allowThrowawayKeys?: boolean;
+  /**
+   * How long an organization, domain or identity-provider lookup is used again, in seconds.
+   * Default 5: a deleted organization or an unverified domain is seen within that. 0 turns it off.
+   */
+  readonly directoryCacheSeconds?: number;
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;

@@ -29,6 +29,7 @@ describe("checkConfiguration", () => {
       defaultPhoneRegion: "CH",
       immediateDelivery: "background",
       appendAttempts: 100,
+      directoryCacheSeconds: 0,
       allowThrowawayKeys: false,
       delivery: { maxAttempts: 1, initialBackoffSeconds: 0.5, maxBackoffSeconds: 0.5, leaseSeconds: 1, batchSize: 1, concurrency: 1 },
       limits: { maxMetadataEntries: 1, maxIdentityProviderLinks: 1_000_000, maxFieldViolations: 1 },
@@ -120,6 +121,7 @@ describe("checkConfiguration", () => {
     const config = {
       immediateDelivery: "sometimes",
       appendAttempts: 0,
+      directoryCacheSeconds: -1,
       allowThrowawayKeys: "yes",
       defaultPhoneRegion: "XX",
       delivery: { maxAttempts: 0, initialBackoffSeconds: Number.NaN, maxBackoffSeconds: -1, leaseSeconds: "300", batchSize: 2.5, concurrency: Infinity },
@@ -128,6 +130,7 @@ describe("checkConfiguration", () => {
       "config.defaultPhoneRegion must be an ISO 3166-1 alpha-2 region with phone numbers, such as CH or US",
       'config.immediateDelivery must be "await", "background" or "off"',
       "config.appendAttempts must be a whole number from 1 to 100",
+      "config.directoryCacheSeconds must be a number of seconds, 0 or more",
       "config.allowThrowawayKeys must be true or false",
       "config.delivery.maxAttempts must be a whole number, 1 or more",
       "config.delivery.batchSize must be a whole number, 1 or more",

@@ -42,12 +42,12 @@ describe("operations with a configuration that cannot work", () => {
     const base = testPorts();
     const config: HumanUsersConfig = { immediateDelivery: "off" };
     const ports = Object.defineProperty({ ...base }, "config", { get: () => ((reads += 1), config), enumerable: true }) as Ports;
-    for (const email of ["a@acme.test", "b@acme.test", "c@acme.test"]) {
-      expect((await createHumanUser(ports, { ...minimalCreate(), email: { email } }, context)).isOk()).toBe(true);
-    }
-    const afterThree = reads;
-    await createHumanUser(ports, { ...minimalCreate(), email: { email: "d@acme.test" } }, context);
-    expect({ afterThree, afterFour: reads }).toEqual({ afterThree: 2, afterFour: 2 });
+    const create = async (email: string) => (await createHumanUser(ports, { ...minimalCreate(), email: { email } }, context)).isOk();
+    const first = await create("a@acme.test");
+    const afterFirst = reads;
+    const others = [await create("b@acme.test"), await create("c@acme.test")];
+    // Read when the ports were first resolved (checked, then given their defaults), never again.
+    expect({ first, others, afterFirstIsSome: afterFirst > 0, readsSince: reads - afterFirst }).toEqual({ first: true, others: [true, true], afterFirstIsSome: true, readsSince: 0 });
   });
 });
 
