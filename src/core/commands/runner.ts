@@ -261,9 +261,10 @@ export async function runCommand<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     const resolved = resolvePorts(ports, runtime);
-    const prepared = await prepareCommand(resolved, request, context, command);
+    if (resolved.isErr()) return err(resolved.error);
+    const prepared = await prepareCommand(resolved.value, request, context, command);
     if (prepared.isErr()) return err(prepared.error);
-    return await continueCommand(resolved, runtime, prepared.value);
+    return await continueCommand(resolved.value, runtime, prepared.value);
   } catch (cause) {
     return err(portFailure(cause, command.name, ports?.logger));
   }
