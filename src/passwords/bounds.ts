@@ -28,9 +28,9 @@ export interface HashBounds {
   readonly maxPasswordBytes: number;
   /**
    * The budget for a whole verification, beside the bounds on each parameter: a hash whose
-   * estimated cost (src/passwords/cost.ts: milliseconds of one core of the reference machine, at
-   * the speed of the path that will run it) is over it is refused. Default: the estimate for
-   * bcrypt at cost 15, about 2.1 s there.
+   * estimated cost (src/passwords/cost.ts: CPU milliseconds on the reference machine, at the
+   * speed of the path that will run it) is over it is refused. Default: the estimate for bcrypt
+   * at cost 15, about 2,060 ms.
    */
   readonly maxEstimatedCostMs: number;
 }

@@ -104,6 +104,11 @@ export function nativeArgon2(): Promise<NativeArgon2 | undefined> {
   return argon2Lookup;
 }
 
+/** False while `useNativeImplementations(false)` holds. */
+export function nativeEnabled(): boolean {
+  return !disabled;
+}
+
 /**
  * For tests and benches: forces the pure-JS paths (as on a runtime without node:crypto or the
  * argon2 binding), or restores native lookups.

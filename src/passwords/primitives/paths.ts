@@ -1,5 +1,5 @@
 import { DIGEST_NAMES, type DigestName } from "./digest.js";
-import { nativeArgon2, nativeCrypto, nativeOneShotHash, nativePbkdf2 } from "./native.js";
+import { nativeArgon2, nativeCrypto, nativeEnabled, nativeOneShotHash, nativePbkdf2 } from "./native.js";
 
 /**
  * Which primitives run natively on this runtime; the others run in pure JS, in slices on the
@@ -30,8 +30,21 @@ async function namesWhere(test: (name: DigestName) => Promise<unknown>): Promise
   return new Set(found.flat());
 }
 
-/** This runtime's paths: what a hash is checked against right before it is verified. */
-export async function hashingPaths(): Promise<HashingPaths> {
+async function lookUpPaths(): Promise<HashingPaths> {
   const [argon2, crypto, pbkdf2, digestLoops] = await Promise.all([nativeArgon2(), nativeCrypto(), namesWhere(nativePbkdf2), namesWhere(nativeOneShotHash)]);
   return { argon2: argon2 !== undefined, scrypt: crypto !== undefined, pbkdf2, digestLoops };
+}
+
+/** Looked up once for native code on and once for off: the runtime does not change in between. */
+const lookups = new Map<boolean, Promise<HashingPaths>>();
+
+/** This runtime's paths: what a hash is checked against right before it is verified. */
+export function hashingPaths(): Promise<HashingPaths> {
+  const enabled = nativeEnabled();
+  let paths = lookups.get(enabled);
+  if (paths === undefined) {
+    paths = lookUpPaths();
+    lookups.set(enabled, paths);
+  }
+  return paths;
 }
