@@ -50,9 +50,10 @@ function limitText(budgetMs: number): string {
  * would fit with a nominal password, the password's length is what is refused.
  */
 export function checkCostBudget(hash: ParsedPasswordHash, budgetMs: number, context: CostContext): HashRejection | undefined {
-  if (!(estimateCostMs(hash, context) > budgetMs)) return undefined;
+  // Written so that an estimate that is not a number (a hand-made parsed hash) is refused.
+  if (estimateCostMs(hash, context) <= budgetMs) return undefined;
   const nominal = { ...context, passwordBytes: NOMINAL_PASSWORD_BYTES };
-  if (context.passwordBytes > NOMINAL_PASSWORD_BYTES && !(estimateCostMs(hash, nominal) > budgetMs)) {
+  if (context.passwordBytes > NOMINAL_PASSWORD_BYTES && estimateCostMs(hash, nominal) <= budgetMs) {
     return { reason: "password-too-long", message: `the password is too long for this hash's cost (${limitText(budgetMs)})` };
   }
   return costOutOfRange(schemeOf(hash), COST_FIELDS[hash.family], limitText(budgetMs));

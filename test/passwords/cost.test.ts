@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultHashBounds, parsePasswordHash, resolveHashBounds, useNativeImplementations, verifyPassword, type ParsedPasswordHash } from "../../src/passwords/index.js";
+import {
+  defaultHashBounds,
+  parsePasswordHash,
+  resolveHashBounds,
+  useNativeImplementations,
+  verifyParsedPassword,
+  verifyPassword,
+  type ParsedPasswordHash,
+} from "../../src/passwords/index.js";
 import { bcryptCostMs, estimateCostMs, type CostContext } from "../../src/passwords/cost.js";
 import { ALL_NATIVE, hashingPaths, type HashingPaths } from "../../src/passwords/primitives/paths.js";
 
@@ -88,6 +96,12 @@ describe("the budget", () => {
     const message = `the password is too long for this hash's cost (${budgetText})`;
     expect((await verifyPassword(hash, "p".repeat(1024)))._unsafeUnwrapErr()).toEqual(refusal("PASSWORD-l0ng", message));
     expect(estimateCostMs(parsed(hash), { paths: ALL_NATIVE, passwordBytes: 16 })).toBeLessThan(budget);
+  });
+
+  it("refuses a hand-made parsed hash whose cost is not a number, as over the budget", async () => {
+    const made = { ...parsed(`$2b$10${BCRYPT_TAIL}`), cost: Number.NaN } as ParsedPasswordHash;
+    const message = `bcrypt hash: cost is out of range (${budgetText})`;
+    expect((await verifyParsedPassword(made, "a"))._unsafeUnwrapErr()).toEqual(refusal("PASSWORD-c0st", message));
   });
 });
 
