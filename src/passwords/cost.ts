@@ -24,10 +24,12 @@ import type { HashingPaths } from "./primitives/paths.js";
  * for bcrypt at cost 15.
  *
  * Calibration (once, by hand): the constants below are primitive speeds, fitted to the cheapest
- * CPU time (process.cpuUsage, all threads) of six runs of `npm run bench -- passwords` (its
- * "cost model" section, which prints every case's estimate beside its measured CPU time), on a
- * machine other processes kept busy: CPU time, unlike the wall clock, hardly counts their share.
- * After the fit, every case measured within 0.5x..1.1x of its estimate; the estimates lean high.
+ * CPU time (process.cpuUsage, all threads) of six runs of the bench's "cost model" section
+ * (`PASSWORDS_SECTIONS=cost npm run bench -- passwords`, which prints 22 hashes' estimates beside
+ * their measured CPU time on each path), on a machine other processes kept busy: CPU time, unlike
+ * the wall clock, hardly counts their share. Three runs after the fit measured every case at
+ * 0.67x..1.12x of its estimate; where a primitive's speed varies with the size (argon2's and
+ * scrypt's memory), the slower figure was taken.
  */
 
 /** A primitive's speed on each path: milliseconds per unit of work. */
