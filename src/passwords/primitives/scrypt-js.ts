@@ -15,8 +15,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 const MESSAGE_CHUNK = 64 * 1024;
 /** Salsa20/8 cores per step of the mixing loop: some microseconds. */
 const CORES_PER_STEP = 32;
-/** Words wiped per step. */
-const WIPE_CHUNK = 1 << 20;
+/** Words swapped or wiped per step. */
+const WORDS_PER_STEP = 1 << 20;
 
 function rotl(value: number, shift: number): number {
   return (value << shift) | (value >>> (32 - shift));
@@ -113,14 +113,14 @@ async function pbkdf2Once(password: Uint8Array, salt: Uint8Array, length: number
 async function toLittleEndian(words: Uint32Array): Promise<void> {
   if (LITTLE_ENDIAN) return;
   const bytes = new DataView(words.buffer, words.byteOffset, words.byteLength);
-  await slicedLoop(Math.ceil(words.length / WIPE_CHUNK), (chunk) => {
-    const end = Math.min(words.length, (chunk + 1) * WIPE_CHUNK);
-    for (let w = chunk * WIPE_CHUNK; w < end; w++) bytes.setUint32(4 * w, bytes.getUint32(4 * w), true);
+  await slicedLoop(Math.ceil(words.length / WORDS_PER_STEP), (chunk) => {
+    const end = Math.min(words.length, (chunk + 1) * WORDS_PER_STEP);
+    for (let w = chunk * WORDS_PER_STEP; w < end; w++) bytes.setUint32(4 * w, bytes.getUint32(4 * w), true);
   });
 }
 
 async function wipe(words: Uint32Array): Promise<void> {
-  await slicedLoop(Math.ceil(words.length / WIPE_CHUNK), (chunk) => words.fill(0, chunk * WIPE_CHUNK, (chunk + 1) * WIPE_CHUNK));
+  await slicedLoop(Math.ceil(words.length / WORDS_PER_STEP), (chunk) => words.fill(0, chunk * WORDS_PER_STEP, (chunk + 1) * WORDS_PER_STEP));
 }
 
 export interface ScryptCost {
