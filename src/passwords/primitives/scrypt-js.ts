@@ -22,10 +22,17 @@ function rotl(value: number, shift: number): number {
   return (value << shift) | (value >>> (32 - shift));
 }
 
-/** Salsa20/8 of the 16 words of `t`, in place: four double rounds, then the input added back. */
-function salsa8(t: Uint32Array): void {
-  let x0 = t[0]!, x1 = t[1]!, x2 = t[2]!, x3 = t[3]!, x4 = t[4]!, x5 = t[5]!, x6 = t[6]!, x7 = t[7]!;
-  let x8 = t[8]!, x9 = t[9]!, x10 = t[10]!, x11 = t[11]!, x12 = t[12]!, x13 = t[13]!, x14 = t[14]!, x15 = t[15]!;
+/**
+ * One core of BlockMix: `t` becomes Salsa20/8 of (t xor the 16 words of `x` at `xAt`), and is
+ * also written to `y` at `yAt`. Salsa20/8 is four double rounds, then its input added back.
+ */
+function salsa8Xor(t: Uint32Array, x: Uint32Array, xAt: number, y: Uint32Array, yAt: number): void {
+  const i0 = t[0]! ^ x[xAt]!, i1 = t[1]! ^ x[xAt + 1]!, i2 = t[2]! ^ x[xAt + 2]!, i3 = t[3]! ^ x[xAt + 3]!;
+  const i4 = t[4]! ^ x[xAt + 4]!, i5 = t[5]! ^ x[xAt + 5]!, i6 = t[6]! ^ x[xAt + 6]!, i7 = t[7]! ^ x[xAt + 7]!;
+  const i8 = t[8]! ^ x[xAt + 8]!, i9 = t[9]! ^ x[xAt + 9]!, i10 = t[10]! ^ x[xAt + 10]!, i11 = t[11]! ^ x[xAt + 11]!;
+  const i12 = t[12]! ^ x[xAt + 12]!, i13 = t[13]! ^ x[xAt + 13]!, i14 = t[14]! ^ x[xAt + 14]!, i15 = t[15]! ^ x[xAt + 15]!;
+  let x0 = i0, x1 = i1, x2 = i2, x3 = i3, x4 = i4, x5 = i5, x6 = i6, x7 = i7;
+  let x8 = i8, x9 = i9, x10 = i10, x11 = i11, x12 = i12, x13 = i13, x14 = i14, x15 = i15;
   for (let round = 0; round < 8; round += 2) {
     // Columns.
     x4 ^= rotl(x0 + x12, 7);
@@ -63,22 +70,22 @@ function salsa8(t: Uint32Array): void {
     x15 ^= rotl(x14 + x13, 18);
   }
   // Uint32Array stores modulo 2^32.
-  t[0] = t[0]! + x0;
-  t[1] = t[1]! + x1;
-  t[2] = t[2]! + x2;
-  t[3] = t[3]! + x3;
-  t[4] = t[4]! + x4;
-  t[5] = t[5]! + x5;
-  t[6] = t[6]! + x6;
-  t[7] = t[7]! + x7;
-  t[8] = t[8]! + x8;
-  t[9] = t[9]! + x9;
-  t[10] = t[10]! + x10;
-  t[11] = t[11]! + x11;
-  t[12] = t[12]! + x12;
-  t[13] = t[13]! + x13;
-  t[14] = t[14]! + x14;
-  t[15] = t[15]! + x15;
+  y[yAt] = t[0] = i0 + x0;
+  y[yAt + 1] = t[1] = i1 + x1;
+  y[yAt + 2] = t[2] = i2 + x2;
+  y[yAt + 3] = t[3] = i3 + x3;
+  y[yAt + 4] = t[4] = i4 + x4;
+  y[yAt + 5] = t[5] = i5 + x5;
+  y[yAt + 6] = t[6] = i6 + x6;
+  y[yAt + 7] = t[7] = i7 + x7;
+  y[yAt + 8] = t[8] = i8 + x8;
+  y[yAt + 9] = t[9] = i9 + x9;
+  y[yAt + 10] = t[10] = i10 + x10;
+  y[yAt + 11] = t[11] = i11 + x11;
+  y[yAt + 12] = t[12] = i12 + x12;
+  y[yAt + 13] = t[13] = i13 + x13;
+  y[yAt + 14] = t[14] = i14 + x14;
+  y[yAt + 15] = t[15] = i15 + x15;
 }
 
 /** What is used of noble's HMAC: `_cloneInto` copies the state into an earlier copy, allocating nothing. */
@@ -175,19 +182,13 @@ async function mixLanes(b: Uint32Array, { n, r, p }: ScryptCost): Promise<void> 
     const chunk = xAt + 16 * i;
     if (k < n) {
       const into = k * laneWords + 16 * i;
-      for (let w = 0; w < 16; w++) {
-        const word = x[chunk + w]!;
-        v[into + w] = word;
-        t[w] = t[w]! ^ word;
-      }
+      for (let w = 0; w < 16; w++) v[into + w] = x[chunk + w]!;
     } else {
       const fromV = j * laneWords + 16 * i;
-      for (let w = 0; w < 16; w++) t[w] = t[w]! ^ x[chunk + w]! ^ v[fromV + w]!;
+      for (let w = 0; w < 16; w++) t[w] = t[w]! ^ v[fromV + w]!;
     }
-    salsa8(t);
     // Even cores' outputs form the first half of the BlockMix output, odd cores' the second.
-    const out = yAt + 16 * ((i & 1) === 0 ? i >> 1 : r + (i >> 1));
-    for (let w = 0; w < 16; w++) y[out + w] = t[w]!;
+    salsa8Xor(t, x, chunk, y, yAt + 16 * ((i & 1) === 0 ? i >> 1 : r + (i >> 1)));
     if (++i < chunks) return;
     i = 0;
     if (++k < 2 * n) return;
