@@ -410,7 +410,7 @@ async function cheapestRun(runs: number, task: () => Promise<unknown>): Promise<
 
 /** Each case's estimate beside its cheapest measured verification, natively then in pure JS: the calibration's check. */
 async function costModelTable(): Promise<void> {
-  console.log(`\ncost model: estimate (ms of one core of the reference machine) beside the cheapest of ${COST_RUNS} measured verifications\n`);
+  console.log(`\ncost model: estimate (CPU ms of the reference machine) beside the cheapest of ${COST_RUNS} measured verifications\n`);
   console.log("| hash | path | estimate ms | CPU ms | CPU / estimate | wall ms |");
   console.log("|---|---|---:|---:|---:|---:|");
   for (const [path, paths] of [["native", ALL_NATIVE], ["pure JS", PURE_JS]] as const) {
