@@ -5,7 +5,8 @@
 //   2. the added cost of the upgrade on a first login from bcrypt cost 10: a first login that
 //      upgrades to the default hasher against one whose hasher takes bcrypt-10 as current.
 // Rounds interleave the contenders (order rotated each round) so that drift hits all alike; each
-// figure is the median of the rounds, with min and max. Run with `npm run bench -- first-login`.
+// time is the median of the rounds with min and max, and each ratio is taken round by round
+// against the first contender of its table. Run with `npm run bench -- first-login` (ROUNDS=n).
 import { hash as bcryptNativeHash } from "@node-rs/bcrypt";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import type { ResultAsync } from "neverthrow";
@@ -49,13 +50,22 @@ interface Stats {
   readonly max: number;
 }
 
-function stats(times: readonly number[]): Stats {
-  const sorted = [...times].sort((a, b) => a - b);
+function stats(values: readonly number[]): Stats {
+  const sorted = [...values].sort((a, b) => a - b);
   return { median: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN };
 }
 
-/** Runs every contender once per round, in an order rotated each round, after one warm-up round. */
-async function interleaved(contenders: Readonly<Record<string, () => Promise<void>>>, rounds = ROUNDS): Promise<Map<string, Stats>> {
+interface Figures {
+  readonly time: Stats;
+  /** Time over the first contender's in the same round: median and extremes over the rounds. */
+  readonly ratio: Stats;
+}
+
+/**
+ * Runs every contender once per round, in an order rotated each round, after one warm-up round;
+ * each ratio is taken round by round against the first contender.
+ */
+async function interleaved(contenders: Readonly<Record<string, () => Promise<void>>>, rounds = ROUNDS): Promise<Map<string, Figures>> {
   const names = Object.keys(contenders);
   const times = new Map<string, number[]>(names.map((name) => [name, []]));
   for (let round = -1; round < rounds; round++) {
@@ -65,12 +75,18 @@ async function interleaved(contenders: Readonly<Record<string, () => Promise<voi
       if (round >= 0) times.get(name)?.push(took);
     }
   }
-  return new Map([...times].map(([name, list]) => [name, stats(list)]));
+  const baseline = times.get(names[0] ?? "") ?? [];
+  return new Map(
+    [...times].map(([name, list]) => [name, { time: stats(list), ratio: stats(list.map((took, round) => took / (baseline[round] ?? Number.NaN))) }]),
+  );
 }
 
-function row(name: string, figures: Stats, baseline?: Stats): string {
-  const ratio = baseline === undefined ? "" : (figures.median / baseline.median).toFixed(3);
-  return `| ${name} | ${figures.median.toFixed(1)} | ${figures.min.toFixed(1)} | ${figures.max.toFixed(1)} | ${ratio} |`;
+function table(figures: ReadonlyMap<string, Figures>): void {
+  console.log("| contender | ms, median (min–max) | × first row, per round: median (min–max) |");
+  console.log("|---|---:|---:|");
+  for (const [name, { time, ratio }] of figures) {
+    console.log(`| ${name} | ${time.median.toFixed(1)} (${time.min.toFixed(1)}–${time.max.toFixed(1)}) | ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)}) |`);
+  }
 }
 
 async function mustBe(result: ResultAsync<unknown, ErrorBody>, ok: boolean, what: string): Promise<void> {
@@ -90,11 +106,8 @@ async function checkAgainstVerify(): Promise<void> {
     "checkPassword, wrong password (read, verify, append)": () => mustBe(checkPassword(target, { loginName: userName, password: "Wrong-Password-1" }), false, "wrong password"),
     "checkPassword, unknown login name (dummy verify)": () => mustBe(checkPassword(target, { loginName: "nobody", password: "Wrong-Password-1" }), false, "unknown name"),
   });
-  const baseline = figures.get("verifyPassword alone, same stored hash");
   console.log(`\n### checkPassword against verifyPassword (scrypt N=2^17, r=8, p=1), ${ROUNDS} interleaved rounds\n`);
-  console.log("| contender | median ms | min ms | max ms | median / verifyPassword |");
-  console.log("|---|---:|---:|---:|---:|");
-  for (const [name, value] of figures) console.log(row(name, value, baseline));
+  table(figures);
 }
 
 async function upgradeCost(): Promise<void> {
@@ -131,11 +144,9 @@ async function upgradeCost(): Promise<void> {
   const kept = figures.get("first login, bcrypt-10 kept (bcrypt current)");
   const upgradedFirst = figures.get("first login, bcrypt-10 upgraded to scrypt");
   console.log(`\n### The upgrade on a first login from bcrypt cost 10, ${ROUNDS} interleaved rounds\n`);
-  console.log("| contender | median ms | min ms | max ms | median / kept |");
-  console.log("|---|---:|---:|---:|---:|");
-  for (const [name, value] of figures) console.log(row(name, value, kept));
+  table(figures);
   if (kept !== undefined && upgradedFirst !== undefined) {
-    console.log(`\nAdded cost of the upgrade (median upgraded - median kept): ${(upgradedFirst.median - kept.median).toFixed(1)} ms`);
+    console.log(`\nAdded cost of the upgrade (median upgraded - median kept): ${(upgradedFirst.time.median - kept.time.median).toFixed(1)} ms`);
   }
 }
 
