@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   createHumanUser,
   deliverPendingNotifications,
+  importHumanUsers,
   fixedClock,
   memoryMailer,
   type MemoryMailer,
@@ -17,7 +18,9 @@ import {
 } from "../../src/index.js";
 import { postgresStore, type HostTransactionStore } from "../../src/adapters/postgres/index.js";
 import { ACME, countingIds, FIRST_ID, member, minimalCreate, NOW, plainError, SECOND_ID, testKeys, zeroRandom } from "../operations/support/ports.js";
+import { fakeHasher } from "../operations/support/import-fixtures.js";
 import { patchStorage } from "../support/patch-storage.js";
+import { adminInAcme, collect, importedBody, usernameTaken as bulkUsernameTaken, userRequest } from "../bulk/support.js";
 import { hostDatabase, type HostDatabase, type HostSubject, type TransactionEnd } from "./host-database.js";
 
 const database: HostDatabase = await hostDatabase();
@@ -124,6 +127,49 @@ describe(`a user in the host's transaction (${database.label})`, () => {
         await tx.addSignup("bob");
       });
       expect({ signups: await subject.signups(), users: await userIds(subject) }).toEqual({ signups: ["bob"], users: [FIRST_ID, THIRD_ID] });
+    });
+  });
+});
+
+describe(`several writes in one host transaction (${database.label})`, () => {
+  it("two operations at once on one bound store take turns: one gets the username, the other answers 6, and both end in the one commit", async () => {
+    await withSubject(async (subject) => {
+      const mailer = memoryMailer();
+      const ids = countingIds();
+      const answers = await subject.transaction("commit", async (tx) => {
+        const storage = patchStorage(tx.storage, { userLog: blindLookup });
+        const ann = { ...minimalCreate(), username: "ann" };
+        const both = await Promise.all([createHumanUser(portsOn(storage, mailer, ids), ann, context), createHumanUser(portsOn(storage, mailer, ids), ann, context)]);
+        await tx.addSignup("ann");
+        return both;
+      });
+      expect(answers).toEqual([created(FIRST_ID), usernameTaken]);
+      expect({ signups: await subject.signups(), users: await userIds(subject) }).toEqual({ signups: ["ann"], users: [FIRST_ID] });
+    });
+  });
+
+  it("a bulk import inside the host's transaction: each item answered as alone, its notifications kept for after the commit", async () => {
+    await withSubject(async (subject) => {
+      const mailer = memoryMailer();
+      const items = [userRequest("ann"), userRequest("Ann", { email: "ann.again@example.com" }), { ...userRequest("dee"), email: { email: "dee@example.com" } }];
+      const { outcomes, written } = await subject.transaction("commit", async (tx) => {
+        const ports = { ...portsOn(tx.storage, mailer), passwordHasher: fakeHasher };
+        const outcomes = await collect(importHumanUsers(ports, items, adminInAcme, { batchSize: 3 }));
+        await tx.addSignup("import");
+        return { outcomes, written: tx.storage.writtenNotificationIds() };
+      });
+      expect(outcomes).toEqual([
+        { index: 0, ok: importedBody() },
+        { index: 1, error: bulkUsernameTaken },
+        { index: 2, ok: importedBody() },
+      ]);
+      const snapshot = await subject.store.snapshot();
+      expect({ written, mails: mailer.sent, signups: await subject.signups() }).toEqual({
+        written: snapshot.notifications.map((notification) => notification.id),
+        mails: [],
+        signups: ["import"],
+      });
+      expect(written).toHaveLength(1);
     });
   });
 });
