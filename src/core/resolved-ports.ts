@@ -3,6 +3,7 @@ import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
+import { tracedDirectory, tracedPasswords, tracedUserLog } from "./telemetry/traced-ports.js";
 
 /** Ports with every optional one filled by its default, and the store's parts picked out. */
 export interface ResolvedPorts extends Ports {
@@ -34,16 +35,20 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPor
   let result = resolved.get(ports);
   if (result === undefined) {
     const storage = ports.storage;
+    const directory = ports.directory ?? storage.directory;
+    const passwords = runtime.passwordHashing(ports);
+    // With telemetry, storage calls and hashes are child spans of the operation; without, the ports as given.
+    const telemetry = ports.telemetry;
     result = {
       ...ports,
-      directory: ports.directory ?? storage.directory,
-      userLog: storage.userLog,
+      directory: telemetry === undefined ? directory : tracedDirectory(directory, telemetry),
+      userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
       outbox: storage.outbox,
       ids: ports.ids ?? defaultIds,
       random: ports.random ?? webCryptoRandom,
       authorizer: ports.authorizer ?? defaultAuthorizer,
       keys: ports.keys ?? processKeys(),
-      passwords: runtime.passwordHashing(ports),
+      passwords: telemetry === undefined ? passwords : tracedPasswords(passwords, telemetry),
     };
     resolved.set(ports, result);
   }

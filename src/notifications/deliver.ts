@@ -2,15 +2,17 @@ import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
-import type { DeliveryFailure, PendingNotification } from "../ports/storage.js";
+import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/storage.js";
+import { inSpan, type Telemetry, type TelemetrySpan } from "../ports/telemetry.js";
 import { retryDelayMs } from "./backoff.js";
 import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
 import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
+import { tracedOutbox } from "./traced-outbox.js";
 
 export type DeliveryPorts = Pick<Ports, "storage" | "mailer" | "clock"> &
-  Partial<Pick<Ports, "sms" | "logger" | "random" | "config">>;
+  Partial<Pick<Ports, "sms" | "logger" | "random" | "config" | "telemetry">>;
 
 export interface DeliverOptions {
   /** Deliver only these notifications (the ones a write just produced). Default: every due one. */
@@ -49,7 +51,7 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
-    await Promise.resolve().then(send);
+    await inSpan(ports.telemetry, rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, () => Promise.resolve().then(send));
     return { ok: true };
   } catch (cause) {
     return { ok: false, error: describeError(cause), permanent: false };
@@ -67,6 +69,9 @@ async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotifi
 
 interface Round {
   readonly ports: DeliveryPorts;
+  /** The store's outbox, its calls traced when there is telemetry. */
+  readonly outbox: Outbox;
+  readonly telemetry: Telemetry | undefined;
   readonly settings: ResolvedDeliverySettings;
   readonly logger: Logger;
   readonly random: RandomSource;
@@ -76,7 +81,7 @@ interface Round {
 async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
   round.report.delivered.push(notification.id);
   try {
-    await round.ports.storage.outbox.markDelivered(notification.id, round.ports.clock.now());
+    await round.outbox.markDelivered(notification.id, round.ports.clock.now());
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
@@ -93,7 +98,8 @@ function logFields(failed: FailedDelivery): Readonly<Record<string, unknown>> {
   return { notificationId: id, ...rest };
 }
 
-async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<void> {
+/** Records a failed attempt; true when the notification is now dead. */
+async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<boolean> {
   const attempts = notification.attempts + 1;
   const failed: FailedDelivery = {
     id: notification.id,
@@ -117,7 +123,7 @@ async function recordFailed(round: Round, notification: PendingNotification, err
     });
   }
   try {
-    await round.ports.storage.outbox.markFailed(notification.id, failure);
+    await round.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
@@ -126,13 +132,33 @@ async function recordFailed(round: Round, notification: PendingNotification, err
       error: storeError,
     });
   }
+  return retryAt === undefined;
+}
+
+type DeliveryOutcome = "delivered" | "retrying" | "dead";
+
+/** The outcome on the notification's span and in the counters; a delivered or dead one leaves the backlog. */
+function measure(round: Round, span: TelemetrySpan | undefined, notification: PendingNotification, outcome: DeliveryOutcome): void {
+  const telemetry = round.telemetry;
+  if (telemetry === undefined) return;
+  const attributes = { "human_users.notification.kind": notification.kind, "human_users.outcome": outcome };
+  span?.setAttributes(attributes);
+  telemetry.count("human_users.deliveries", 1, attributes);
+  if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});
 }
 
 async function deliverOne(round: Round, notification: PendingNotification): Promise<void> {
-  const startedAt = round.ports.clock.now();
-  const attempt = await attemptDelivery(round.ports, notification, startedAt);
-  if (attempt.ok) await recordDelivered(round, notification);
-  else await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now());
+  await inSpan(round.telemetry, "notification.deliver", { "human_users.notification.kind": notification.kind }, async (span) => {
+    const startedAt = round.ports.clock.now();
+    const attempt = await attemptDelivery(round.ports, notification, startedAt);
+    if (attempt.ok) {
+      await recordDelivered(round, notification);
+      measure(round, span, notification, "delivered");
+      return;
+    }
+    const dead = await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now());
+    measure(round, span, notification, dead ? "dead" : "retrying");
+  });
 }
 
 async function lease(round: Round, options: DeliverOptions): Promise<readonly PendingNotification[]> {
@@ -141,7 +167,7 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
   const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
   try {
-    return await round.ports.storage.outbox.lease(request);
+    return await round.outbox.lease(request);
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });
@@ -164,11 +190,16 @@ export async function deliverPendingNotifications(
   const logger = safeLogger(ports.logger);
   try {
     if (options.ids?.length === 0 || options.limit === 0) return report;
-    const settings = resolveDeliverySettings(ports.config);
-    const round: Round = { ports, settings, logger, random: ports.random ?? webCryptoRandom, report };
-    const leased = await lease(round, options);
-    const lanes = limiter(settings.concurrency);
-    await Promise.all(leased.map((notification) => lanes.run(() => deliverOne(round, notification))));
+    const telemetry = ports.telemetry;
+    await inSpan(telemetry, "deliverPendingNotifications", {}, async (span) => {
+      const settings = resolveDeliverySettings(ports.config);
+      const outbox = telemetry === undefined ? ports.storage.outbox : tracedOutbox(ports.storage.outbox, telemetry);
+      const round: Round = { ports, outbox, telemetry, settings, logger, random: ports.random ?? webCryptoRandom, report };
+      const leased = await lease(round, options);
+      const lanes = limiter(settings.concurrency);
+      await Promise.all(leased.map((notification) => lanes.run(() => deliverOne(round, notification))));
+      span?.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
+    });
   } catch (cause) {
     // Only a port breaking its own contract (a clock or random source that throws) lands here.
     const error = describeError(cause);

@@ -9,6 +9,7 @@ import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, u
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
+import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
 import { foldUser } from "../users/fold-user.js";
 import type { UserState } from "../users/user-state.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
@@ -252,9 +253,13 @@ export async function runCommand<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     const resolved = resolvePorts(ports, runtime);
-    const prepared = await prepareCommand(resolved, request, context, command);
-    if (prepared.isErr()) return err(prepared.error);
-    return await continueCommand(resolved, runtime, prepared.value);
+    // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
+    return await traceOperation(resolved.telemetry, command.name, async (span) => {
+      const prepared = await prepareCommand(resolved, request, context, command);
+      if (prepared.isErr()) return err(prepared.error);
+      span?.setAttributes(organizationAttributes(prepared.value.organization.id));
+      return continueCommand(resolved, runtime, prepared.value);
+    });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports?.logger));
   }
