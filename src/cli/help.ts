@@ -26,6 +26,7 @@ Options:
   --progress-interval S   seconds between progress lines when not on a terminal (default 10)
   --quiet                 no progress and no notes, only the summary
   -h, --help              this text
+  -v, --version           the version of human-users
 
 CSV columns (header row required, names ignoring case, empty cell = not given):
   ${csvColumns.join(", ")}

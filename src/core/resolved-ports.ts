@@ -1,6 +1,7 @@
 import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
+import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
 import { tracedDirectory, tracedPasswords, tracedUserLog } from "./telemetry/traced-ports.js";
@@ -41,7 +42,8 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPor
     const telemetry = ports.telemetry;
     result = {
       ...ports,
-      directory: telemetry === undefined ? directory : tracedDirectory(directory, telemetry),
+      // Traced inside the cache: a span is a real directory call, never an answer from the cache.
+      directory: cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
       userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
       outbox: storage.outbox,
       ids: ports.ids ?? defaultIds,

@@ -29,6 +29,11 @@ export interface HumanUsersConfig {
    * first (or a generated user id was taken), before it answers 10 (aborted). Default 5.
    */
   readonly appendAttempts?: number;
+  /**
+   * How long an organization, domain or identity-provider lookup is used again, in seconds.
+   * Default 5: a deleted organization or an unverified domain is seen within that. 0 turns it off.
+   */
+  readonly directoryCacheSeconds?: number;
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;

@@ -1,7 +1,7 @@
 // `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
@@ -90,6 +90,7 @@ describe(`human-users import on ${where}`, () => {
         [command(join(scratch.path, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
         [command(file, database.target), { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "human-users import: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of at least 32 bytes\n"],
         [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
+        [command(fileWith("empty.csv", ""), database.target), {}, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
       ];
       for (const [run, env, message] of cases) {
         const io = captured(env);
@@ -98,6 +99,21 @@ describe(`human-users import on ${where}`, () => {
         expect(io.out).toEqual([]);
       }
       expect((await database.contents()).usernames).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("writes no report when nothing needs reporting, and removes the report of an earlier run", async () => {
+    const database = await cliDatabase("noreport");
+    try {
+      const file = fileWith("clean.jsonl", jsonLines(3, "clean"));
+      const run = command(file, database.target);
+      writeFileSync(run.reportPath, '{"line":1,"status":"failed"}\n');
+      const io = captured();
+      expect((await runImport(run, io)).exitCode).toBe(0);
+      expect(existsSync(run.reportPath)).toBe(false);
+      expect(io.out.join("")).not.toContain("report:");
     } finally {
       await database.drop();
     }
