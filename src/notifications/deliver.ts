@@ -3,7 +3,7 @@ import type { Ports } from "../ports/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
 import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/storage.js";
-import { inSpan, type Telemetry, type TelemetrySpan } from "../ports/telemetry.js";
+import type { Telemetry } from "../ports/telemetry.js";
 import { retryDelayMs } from "./backoff.js";
 import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
@@ -51,7 +51,9 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
-    await inSpan(ports.telemetry, rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, () => Promise.resolve().then(send));
+    const telemetry = ports.telemetry;
+    const sending = () => Promise.resolve().then(send);
+    await (telemetry === undefined ? sending() : telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, sending));
     return { ok: true };
   } catch (cause) {
     return { ok: false, error: describeError(cause), permanent: false };
@@ -71,7 +73,7 @@ interface Round {
   readonly ports: DeliveryPorts;
   /** The store's outbox, its calls traced when there is telemetry. */
   readonly outbox: Outbox;
-  readonly telemetry: Telemetry | undefined;
+  readonly telemetry?: Telemetry;
   readonly settings: ResolvedDeliverySettings;
   readonly logger: Logger;
   readonly random: RandomSource;
@@ -137,27 +139,26 @@ async function recordFailed(round: Round, notification: PendingNotification, err
 
 type DeliveryOutcome = "delivered" | "retrying" | "dead";
 
-/** The outcome on the notification's span and in the counters; a delivered or dead one leaves the backlog. */
-function measure(round: Round, span: TelemetrySpan | undefined, notification: PendingNotification, outcome: DeliveryOutcome): void {
-  const telemetry = round.telemetry;
-  if (telemetry === undefined) return;
-  const attributes = { "human_users.notification.kind": notification.kind, "human_users.outcome": outcome };
-  span?.setAttributes(attributes);
-  telemetry.count("human_users.deliveries", 1, attributes);
-  if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});
+async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
+  const startedAt = round.ports.clock.now();
+  const attempt = await attemptDelivery(round.ports, notification, startedAt);
+  if (attempt.ok) {
+    await recordDelivered(round, notification);
+    return "delivered";
+  }
+  return (await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
 }
 
-async function deliverOne(round: Round, notification: PendingNotification): Promise<void> {
-  await inSpan(round.telemetry, "notification.deliver", { "human_users.notification.kind": notification.kind }, async (span) => {
-    const startedAt = round.ports.clock.now();
-    const attempt = await attemptDelivery(round.ports, notification, startedAt);
-    if (attempt.ok) {
-      await recordDelivered(round, notification);
-      measure(round, span, notification, "delivered");
-      return;
-    }
-    const dead = await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now());
-    measure(round, span, notification, dead ? "dead" : "retrying");
+/** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */
+function deliverOneTraced(round: Round, telemetry: Telemetry, notification: PendingNotification): Promise<DeliveryOutcome> {
+  const kind = { "human_users.notification.kind": notification.kind };
+  return telemetry.span("notification.deliver", kind, async (span) => {
+    const outcome = await deliverOne(round, notification);
+    const attributes = { ...kind, "human_users.outcome": outcome };
+    span.setAttributes(attributes);
+    telemetry.count("human_users.deliveries", 1, attributes);
+    if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});
+    return outcome;
   });
 }
 
@@ -176,6 +177,15 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   }
 }
 
+/** Leases the due notifications and delivers them, `concurrency` at a time. */
+async function deliverRound(round: Round, options: DeliverOptions): Promise<void> {
+  const telemetry = round.telemetry;
+  const leased = await lease(round, options);
+  const lanes = limiter(round.settings.concurrency);
+  const deliver = telemetry === undefined ? (notification: PendingNotification) => deliverOne(round, notification) : (notification: PendingNotification) => deliverOneTraced(round, telemetry, notification);
+  await Promise.all(leased.map((notification) => lanes.run(() => deliver(notification))));
+}
+
 /**
  * Hands due notifications from the outbox to the mailer (or the SMS sender for phone codes) and
  * records each outcome: delivered, failed with a retry time (exponential backoff with jitter), or
@@ -191,15 +201,16 @@ export async function deliverPendingNotifications(
   try {
     if (options.ids?.length === 0 || options.limit === 0) return report;
     const telemetry = ports.telemetry;
-    await inSpan(telemetry, "deliverPendingNotifications", {}, async (span) => {
-      const settings = resolveDeliverySettings(ports.config);
-      const outbox = telemetry === undefined ? ports.storage.outbox : tracedOutbox(ports.storage.outbox, telemetry);
-      const round: Round = { ports, outbox, telemetry, settings, logger, random: ports.random ?? webCryptoRandom, report };
-      const leased = await lease(round, options);
-      const lanes = limiter(settings.concurrency);
-      await Promise.all(leased.map((notification) => lanes.run(() => deliverOne(round, notification))));
-      span?.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
-    });
+    if (telemetry === undefined) {
+      await deliverRound({ ports, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, options);
+    } else {
+      await telemetry.span("deliverPendingNotifications", {}, async (span) => {
+        const outbox = tracedOutbox(ports.storage.outbox, telemetry);
+        const round = { ports, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
+        await deliverRound(round, options);
+        span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
+      });
+    }
   } catch (cause) {
     // Only a port breaking its own contract (a clock or random source that throws) lands here.
     const error = describeError(cause);

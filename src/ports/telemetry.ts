@@ -42,8 +42,3 @@ export interface Telemetry {
 export function failureName(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
-
-/** `work` in a span when there is telemetry; else `work` alone, at no cost. */
-export function inSpan<T>(telemetry: Telemetry | undefined, name: string, attributes: TelemetryAttributes, work: (span?: TelemetrySpan) => Promise<T>): Promise<T> {
-  return telemetry === undefined ? work() : telemetry.span(name, attributes, work);
-}
