@@ -41,7 +41,7 @@ function errorCode(error: unknown): unknown {
 }
 
 /**
- * Deadlock and serialization failures. Claims are locked in one global order, so none is expected;
+ * Deadlock and serialization failures. Claims are taken in one global order, so none is expected;
  * should the database report one anyway, it has rolled the transaction back, and it can run again.
  */
 function isRetryable(error: unknown): boolean {
