@@ -54,8 +54,9 @@ function create(ports: Ports): () => Promise<void> {
 function createWithoutHook(ports: Ports): () => Promise<void> {
   const steps = async (): Promise<Result<unknown, ErrorBody>> => {
     const resolved = resolvePorts(ports, runtime);
-    const prepared = await prepareCommand(resolved, body(), context, createHumanUserCommand);
-    return prepared.isErr() ? err(prepared.error) : continueCommand(resolved, runtime, prepared.value);
+    if (resolved.isErr()) return err(resolved.error);
+    const prepared = await prepareCommand(resolved.value, body(), context, createHumanUserCommand);
+    return prepared.isErr() ? err(prepared.error) : continueCommand(resolved.value, runtime, prepared.value);
   };
   return async () => {
     if ((await new ResultAsync(steps())).isErr()) throw new Error("refused");

@@ -88,7 +88,16 @@ describe(`human-users import on ${where}`, () => {
       const cases: [ImportCommand, Record<string, string>, string][] = [
         [command(file, database.target, { createOrg: false }), {}, `human-users import: the organization "acme" does not exist in`],
         [command(join(scratch.path, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
-        [command(file, database.target), { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "human-users import: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of at least 32 bytes\n"],
+        [
+          command(file, database.target),
+          { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") },
+          "human-users import: invalid configuration: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes\n",
+        ],
+        [
+          command(file, database.target),
+          { HUMAN_USERS_CODE_HMAC_KEY: Buffer.alloc(32).toString("base64") },
+          "human-users import: invalid configuration: HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY\n",
+        ],
         [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
         [command(fileWith("empty.csv", ""), database.target), {}, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
       ];
@@ -124,7 +133,7 @@ describe(`human-users import on ${where}`, () => {
     const file = fileWith("unverified.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" } })}\n`);
     const database = await cliDatabase("keys");
     try {
-      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
+      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32, 6).toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
       expect(await runImport(command(file, database.target), io)).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
       const opened = await openStore(database.target);
       try {

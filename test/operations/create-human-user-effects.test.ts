@@ -295,9 +295,9 @@ describe("port failures", () => {
     ]);
   });
 
-  it("ports that are missing altogether answer 13 rather than throwing", async () => {
+  it("ports that are missing altogether answer 9 naming them rather than throwing", async () => {
     const result = await createHumanUser(undefined as never, minimalCreate(), context);
-    expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
+    expect(result).toEqual(err(plainError(9, "USER-c0nf", "invalid configuration: ports must be an object")));
   });
 });
 

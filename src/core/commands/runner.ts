@@ -253,12 +253,14 @@ export async function runCommand<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     const resolved = resolvePorts(ports, runtime);
+    if (resolved.isErr()) return err(resolved.error);
+    const ready = resolved.value;
     // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
-    return await traceOperation(resolved.telemetry, command.name, async (span) => {
-      const prepared = await prepareCommand(resolved, request, context, command);
+    return await traceOperation(ready.telemetry, command.name, async (span) => {
+      const prepared = await prepareCommand(ready, request, context, command);
       if (prepared.isErr()) return err(prepared.error);
       span?.setAttributes(organizationAttributes(prepared.value.organization.id));
-      return continueCommand(resolved, runtime, prepared.value);
+      return continueCommand(ready, runtime, prepared.value);
     });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports?.logger));

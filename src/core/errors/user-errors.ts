@@ -19,6 +19,7 @@ export const errorIds = {
   usernameTaken: "USER-n4m6",
   accountTaken: "USER-l1n6",
   reservedDomain: "USER-d0m3",
+  invalidConfiguration: "USER-c0nf",
 } as const;
 
 /** One of the operations' error ids (`USER-n4m6`, ...); the password functions' ids are `PasswordErrorId`. */
@@ -39,6 +40,10 @@ export const internal = (): ErrorBody => errorBody(13, errorIds.internal, "inter
 export const unavailable = (): ErrorBody => errorBody(14, errorIds.unavailable, "storage is unavailable, try again later");
 export const aborted = (): ErrorBody =>
   errorBody(10, errorIds.aborted, "the user was changed by another request at the same time, more often than the retries allow; try again");
+
+/** Code 9: the host's ports or configuration cannot work; the message names each setting (never a secret). */
+export const invalidConfiguration = (problems: readonly string[]): ErrorBody =>
+  errorBody(9, errorIds.invalidConfiguration, `invalid configuration: ${problems.join("; ")}`);
 
 const CLAIM_ERRORS: Readonly<Record<ClaimKind, readonly [id: ErrorId, message: string]>> = {
   user_id: [errorIds.userIdTaken, "a user with this userId already exists"],
