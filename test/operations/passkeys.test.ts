@@ -160,6 +160,16 @@ describe("passkeys: access, configuration and links", () => {
     expect((await registerPasskey(ports, { userId }, { requester: { userId: "x", orgId: "globex" } }))._unsafeUnwrapErr()).toEqual(plainError(5, "USER-u5r5", "the user does not exist"));
   });
 
+  it("reads ids from the request as ids only, never as members every object has", async () => {
+    const { ports } = await open();
+    const { userId } = await annWithLink(ports);
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      expect((await registerPasskey(ports, { userId, code: { id: name, code: "aaaaaaaaaaaa" } }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+      const credential = { id: "x", rawId: "x", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } };
+      expect((await verifyPasskeyRegistration(ports, { userId, passkeyId: name, publicKeyCredential: credential, passkeyName: "Key" }))._unsafeUnwrapErr()).toEqual(NOT_PENDING);
+    }
+  });
+
   it("excludes the credentials the user has already", async () => {
     const { ports } = await open();
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));

@@ -7,6 +7,7 @@ import type { RegisterPasskeyResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
 import { hasRegistrationCode, parseRegisterPasskey, registerPasskeyFields, registerPasskeyShape, type RegisterPasskeyInput } from "../schemas/register-passkey.js";
 import { redeemCode } from "../secrets/redeem-code.js";
+import { entryOf } from "../users/entry-of.js";
 import type { UserState } from "../users/user-state.js";
 import { changeDetails } from "./change-details.js";
 import type { Command, Decision } from "./command.js";
@@ -24,7 +25,7 @@ export function passkeyTimeoutSeconds(settings: PasskeySettings): number {
 function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, keys: Parameters<typeof redeemCode>[3]): Result<Decision<RegisterPasskeyResponse>, ErrorBody> | undefined {
   const given = input.code;
   if (given === undefined) return undefined;
-  switch (redeemCode(user.passwordlessCodes[given.id], given.code, now, keys)) {
+  switch (redeemCode(entryOf(user.passwordlessCodes, given.id), given.code, now, keys)) {
     case "ok":
       return undefined;
     case "missing":

@@ -8,6 +8,7 @@ import type { ResolvedPorts } from "../resolved-ports.js";
 import type { VerifyPasskeyRegistrationResponse } from "../responses.js";
 import { userTarget } from "../schemas/existing-user.js";
 import { parseVerifyPasskey, verifyPasskeyFields, verifyPasskeyShape, type VerifyPasskeyInput } from "../schemas/verify-passkey-registration.js";
+import { entryOf } from "../users/entry-of.js";
 import type { PasskeyState } from "../users/user-state.js";
 import { changeDetails } from "./change-details.js";
 import type { Command } from "./command.js";
@@ -64,12 +65,12 @@ export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, Verif
     if (user === undefined) return err(userNotFound());
     const settings = ports.config?.passkeys;
     if (settings === undefined) return err(passkeysNotConfigured());
-    const passkey = user.passkeys[parsed.passkeyId];
+    const passkey = entryOf(user.passkeys, parsed.passkeyId);
     // Unknown, or verified already: a replayed attestation finds nothing waiting.
     if (passkey === undefined || passkey.credential !== undefined) return err(passkeyNotPending());
     if (now.getTime() > Date.parse(passkey.startedAt) + passkeyTimeoutSeconds(settings) * 1000) return err(passkeyExpired());
     // The link's code may have been redeemed meanwhile by another registration.
-    if (passkey.codeId !== undefined && user.passwordlessCodes[passkey.codeId] === undefined) return err(codeInvalid());
+    if (passkey.codeId !== undefined && entryOf(user.passwordlessCodes, passkey.codeId) === undefined) return err(codeInvalid());
 
     const attested = await verifyAttestation(ports, parsed, passkey, settings.origins);
     if (attested.isErr()) return err(attested.error);

@@ -1,5 +1,6 @@
 import type { StoredEvent } from "../../ports/user-log.js";
 import type { CodeAdded, UserEventPayloads, UserEventType } from "../events/user-events.js";
+import { entryOf } from "./entry-of.js";
 import type { PendingCode, UserLifecycle, UserState } from "./user-state.js";
 
 type Applier<K extends UserEventType> = (state: UserState, payload: UserEventPayloads[K], event: StoredEvent) => UserState;
@@ -59,7 +60,7 @@ const appliers: { readonly [K in Exclude<UserEventType, "user.human.added">]: Ap
     passwordlessCodes: { ...state.passwordlessCodes, [payload.id]: pendingCode(payload, event) },
   }),
   "user.human.passwordless.initialization.code.check.failed": (state, payload) => {
-    const code = failed(state.passwordlessCodes[payload.id]);
+    const code = failed(entryOf(state.passwordlessCodes, payload.id));
     return code === undefined ? state : { ...state, passwordlessCodes: { ...state.passwordlessCodes, [payload.id]: code } };
   },
   "user.human.passwordless.initialization.code.check.succeeded": (state, payload) => {
@@ -80,7 +81,7 @@ const appliers: { readonly [K in Exclude<UserEventType, "user.human.added">]: Ap
     },
   }),
   "user.human.passwordless.token.verified": (state, payload) => {
-    const begun = state.passkeys[payload.webAuthNTokenId];
+    const begun = entryOf(state.passkeys, payload.webAuthNTokenId);
     if (begun === undefined) return state;
     const credential = {
       id: payload.keyId,
