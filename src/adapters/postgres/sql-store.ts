@@ -187,7 +187,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     async upsertOrganization(organization) {
       await db.transaction(async (tx) => {
         const policy = organization.policy === undefined ? null : JSON.stringify(organization.policy);
-        const domains = JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })));
+        const domains = JSON.stringify(organization.domains.map(({ domain, verified, primary }) => ({ domain, verified, ...(primary === true ? { primary } : {}) })));
         await tx.query(sql.upsertOrganizationSql, [organization.id, policy, domains]);
         await tx.query(sql.deleteDomainsSql, [organization.id]);
         await tx.query(sql.insertDomainsSql, [organization.id, domains]);
