@@ -13,12 +13,12 @@ export type ResendDelivery = { readonly kind: "send"; readonly urlTemplate?: Url
 
 const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlTemplate));
 
-const emailResendSchema = v.object({
+const emailResendSchema = record({
   sendCode: optional(record({ urlTemplate: optional(urlTemplate) })),
   returnCode: optional(emptyMessage),
 });
 
-const phoneResendSchema = v.object({ sendCode: optional(emptyMessage), returnCode: optional(emptyMessage) });
+const phoneResendSchema = record({ sendCode: optional(emptyMessage), returnCode: optional(emptyMessage) });
 
 const ORDER = ["userId", "sendCode", "returnCode"];
 const parseEmail = schemaParser(() => emailResendSchema, ORDER);
@@ -53,7 +53,7 @@ const optionalEmail = v.pipe(
   ),
 );
 
-const parseInitialization = schemaParser(() => v.object({ email: optional(optionalEmail) }), ["userId", "email"]);
+const parseInitialization = schemaParser(() => record({ email: optional(optionalEmail) }), ["userId", "email"]);
 
 /** `resendInitialization`: the new address, if the request changes it. */
 export function parseResendInitializationRequest(request: unknown, context: Parameters<typeof parseInitialization>[1]): Result<{ readonly email: string | undefined }, FieldViolation[]> {
