@@ -8,16 +8,22 @@ async function writeMigrationFiles(): Promise<void> {
   await Promise.all(migrations.map((migration) => writeFile(`dist/sql/${migrationFileName(migration)}`, `${migration.sql.trim()}\n`)));
 }
 
-export default defineConfig({
-  // `testing` is the contract suite for storage adapter authors (`human-users/testing`); it needs vitest.
-  // `cli` is the `human-users` command (package.json "bin", Node only).
-  entry: { index: "src/index.ts", testing: "src/testing/index.ts", cli: "src/cli/main.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  splitting: false,
-  treeshake: true,
-  onSuccess: writeMigrationFiles,
-});
+/** The entries both module systems can load: the root, the adapters and the modules behind subpaths. */
+const entries = {
+  index: "src/index.ts",
+  passwords: "src/passwords/index.ts",
+  postgres: "src/adapters/postgres/index.ts",
+  pglite: "src/adapters/pglite/index.ts",
+  smtp: "src/adapters/smtp/index.ts",
+  http: "src/http/index.ts",
+};
+
+const common = { dts: true, sourcemap: false, target: "node20", treeshake: true } as const;
+
+export default defineConfig([
+  // ESM: shared code in chunks, so that an entry brings only what it uses. `testing` is the
+  // contract suite for adapter authors (it needs vitest, which is ESM-only); `cli` is the
+  // `human-users` command (package.json "bin", Node only).
+  { ...common, entry: { ...entries, testing: "src/testing/index.ts", cli: "src/cli/main.ts" }, format: ["esm"], splitting: true, clean: false, onSuccess: writeMigrationFiles },
+  { ...common, entry: entries, format: ["cjs"], splitting: false, clean: false },
+]);

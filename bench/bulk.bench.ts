@@ -68,7 +68,7 @@ async function importRate(url: string, options: BulkImportOptions): Promise<numb
     await migrate(schema.pool);
     const store = postgresStore({ pool: schema.pool });
     await store.upsertOrganization(ORG);
-    const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" as const } };
+    const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" as const, allowThrowawayKeys: true } };
     const started = performance.now();
     let imported = 0;
     for await (const outcome of importHumanUsers(ports, requests(USERS), context, options)) {

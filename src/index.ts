@@ -25,6 +25,8 @@ export { foldUser } from "./core/users/fold-user.js";
 export type * from "./core/users/user-state.js";
 export type { UserEventType, UserEventPayloads } from "./core/events/user-events.js";
 export { claimKey } from "./core/claims.js";
+export { checkConfiguration } from "./core/config-check.js";
+export { keysFromEnvironment, keyVariables, type Environment } from "./core/secrets/environment-keys.js";
 export type * from "./shared/json.js";
 export * from "./ports/index.js";
 export type { HashBounds, PasswordHasher } from "./passwords/index.js";

@@ -5,6 +5,7 @@ import { formatOf, type InputFormat } from "./rows.js";
 
 export type ParsedArguments =
   | { readonly kind: "help" }
+  | { readonly kind: "version" }
   | { readonly kind: "import"; readonly command: ImportCommand }
   | { readonly kind: "error"; readonly message: string };
 
@@ -23,6 +24,7 @@ const options = {
   "progress-interval": { type: "string" },
   quiet: { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
 } as const;
 
 /** A value that could not be read from the arguments, and why. */
@@ -58,6 +60,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   }
   const { values, positionals } = parsed;
   if (values.help === true) return { kind: "help" };
+  if (values.version === true) return { kind: "version" };
   const [verb, file, ...extra] = positionals;
   if (verb !== "import") return { kind: "error", message: verb === undefined ? "a command is required: import" : `unknown command ${JSON.stringify(verb)}` };
   if (file === undefined) return { kind: "error", message: "the file to import is required" };

@@ -26,6 +26,7 @@ Options:
   --progress-interval S   seconds between progress lines when not on a terminal (default 10)
   --quiet                 no progress and no notes, only the summary
   -h, --help              this text
+  -v, --version           the version of human-users
 
 CSV columns (header row required, names ignoring case, empty cell = not given):
   ${csvColumns.join(", ")}
@@ -38,8 +39,10 @@ checked, never recomputed.
 
 The import acts as an instance administrator in --org. Mails (initialization, phone codes) are
 queued in the database's outbox for the application's delivery worker; nothing is sent from here.
-Set HUMAN_USERS_CODE_HMAC_KEY (base64, 32+ bytes) and HUMAN_USERS_KEY_ID to the application's
-keys so that those codes can be checked later.
+Set HUMAN_USERS_CODE_HMAC_KEY (base64, 32+ bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes)
+and HUMAN_USERS_KEY_ID to the application's keys so that those codes can be checked later
+(HUMAN_USERS_PREVIOUS_KEYS: retired keys, keyId:hmacKey:encryptionKey separated by commas).
+Without them the import uses a throwaway key, and says so.
 
 The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",
 "reason"}; it never holds a password or a hash.

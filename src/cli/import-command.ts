@@ -6,7 +6,7 @@ import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
 import type { Mailer } from "../ports/mailer.js";
 import { columnOfField } from "./csv-mapping.js";
-import { keysFromEnvironment, type Environment } from "./keys.js";
+import { commandKeys, type Environment } from "./keys.js";
 import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
 import { openReport, reportEntries, statusOf, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
@@ -142,7 +142,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   let opened: Awaited<ReturnType<typeof openStore>>;
   const keys = (() => {
     try {
-      return { value: keysFromEnvironment(io.env) };
+      return { value: commandKeys(io.env) };
     } catch (error) {
       return { error };
     }
@@ -156,7 +156,9 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     return { exitCode: 2 };
   }
   if (keys.value === undefined && !command.quiet) {
-    io.stderr.write("note: HUMAN_USERS_CODE_HMAC_KEY is not set: codes written by this import (initialization, phone) use a throwaway key and cannot be checked later\n");
+    io.stderr.write(
+      "note: HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: codes written by this import (initialization, phone) use a throwaway key and cannot be checked later\n",
+    );
   }
 
   const ports: Ports = {
@@ -164,7 +166,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     mailer: outboxOnly,
     clock: systemClock,
     ...(keys.value === undefined ? {} : { keys: keys.value }),
-    config: { immediateDelivery: "off", ...(command.origin === undefined ? {} : { origin: command.origin }) },
+    // Without the application's keys, the note above is the explicit opt-in to throwaway ones.
+    config: { immediateDelivery: "off", allowThrowawayKeys: keys.value === undefined, ...(command.origin === undefined ? {} : { origin: command.origin }) },
   };
   const options: BulkImportOptions = {
     ...(command.batchSize === undefined ? {} : { batchSize: command.batchSize }),

@@ -3,11 +3,16 @@
 import { parseArguments } from "./arguments.js";
 import { usage } from "./help.js";
 import { runImport } from "./import-command.js";
+import { packageVersion } from "./version.js";
 
 async function main(): Promise<number> {
   const parsed = parseArguments(process.argv.slice(2));
   if (parsed.kind === "help") {
     process.stdout.write(usage);
+    return 0;
+  }
+  if (parsed.kind === "version") {
+    process.stdout.write(`human-users ${packageVersion()}\n`);
     return 0;
   }
   if (parsed.kind === "error") {

@@ -81,7 +81,7 @@ function terminalView(stream: ProgressStream, redrawMs: number): ProgressView {
       if (now - last < redrawMs) return;
       last = now;
       drawn = true;
-      stream.write(`\r\x1b[2K${formatBar(progress, stream.columns ?? 100)}`);
+      stream.write(`\r\x1b[2K${formatBar(progress, stream.columns ?? 0)}`);
     },
     finish() {
       if (drawn) stream.write("\r\x1b[2K");
@@ -105,5 +105,7 @@ function lineView(stream: ProgressStream, intervalMs: number): ProgressView {
 
 export function progressView(stream: ProgressStream, options: { readonly intervalMs: number; readonly quiet: boolean }): ProgressView {
   if (options.quiet) return { update() {}, finish() {} };
-  return stream.isTTY === true ? terminalView(stream, 100) : lineView(stream, options.intervalMs);
+  // A terminal that does not say how wide it is (or says 0) gets plain lines: a bar cut to no width draws blank lines.
+  const width = stream.columns ?? 0;
+  return stream.isTTY === true && width > 0 ? terminalView(stream, 100) : lineView(stream, options.intervalMs);
 }

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
 import { once } from "node:events";
 import { BAD_REQUEST_TYPE, ERROR_DETAIL_TYPE, type ErrorBody } from "../shared/error-body.js";
 
@@ -54,17 +55,28 @@ export interface ReportFile {
   close(): Promise<void>;
 }
 
+/**
+ * The report at `path`, created with its first line: a run with nothing to report leaves no file.
+ * A report from an earlier run at the same path is removed first, so what is there is this run's.
+ */
 export async function openReport(path: string): Promise<ReportFile> {
-  const stream: WriteStream = createWriteStream(path, { flags: "w" });
-  await once(stream, "open");
+  await rm(path, { force: true });
+  let stream: WriteStream | undefined;
   return {
     async write(entries) {
+      if (entries.length === 0) return;
+      if (stream === undefined) {
+        stream = createWriteStream(path, { flags: "w" });
+        await once(stream, "open");
+      }
       for (const entry of entries) {
         if (!stream.write(`${JSON.stringify(entry)}\n`)) await once(stream, "drain");
       }
     },
     async close() {
-      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      const open = stream;
+      if (open === undefined) return;
+      await new Promise<void>((resolve, reject) => open.end((error?: Error | null) => (error ? reject(error) : resolve())));
     },
   };
 }

@@ -33,7 +33,7 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
 async function* csvRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, void, undefined> {
   const records = csvRecords(lines);
   const first = await records.next();
-  if (first.done === true) return;
+  if (first.done === true) throw new InputError("the CSV file has no header row: its first line must name the columns (see --help)");
   if (first.value.problem !== undefined) throw new InputError(`the CSV header on line ${first.value.line} cannot be read: ${first.value.problem}`);
   const header = readHeader(first.value.cells);
   if ("unknown" in header) throw new InputError(`the CSV header names unknown columns: ${header.unknown.map((name) => JSON.stringify(name)).join(", ")}`);

@@ -1,6 +1,11 @@
-import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import { err, ok, type Result } from "neverthrow";
+import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import type { ErrorBody } from "../shared/error-body.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
+import { portFailure } from "./commands/port-call.js";
+import { checkConfiguration } from "./config-check.js";
+import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
 
@@ -27,25 +32,51 @@ export interface CommandRuntime {
 }
 
 const defaultIds = timeOrderedIds();
-const resolved = new WeakMap<Ports, ResolvedPorts>();
+const resolved = new WeakMap<object, Result<ResolvedPorts, ErrorBody>>();
 
-/** The ports with their defaults; the same object for the same ports, so per-ports caches hold. */
-export function resolvePorts(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
-  let result = resolved.get(ports);
+/**
+ * The ports with their defaults, once `checkConfiguration` has passed them (code 9 naming the
+ * setting otherwise). The verdict and the resolved ports are kept per ports object, so that the
+ * check runs once and per-ports caches hold.
+ */
+export function resolvePorts(ports: Ports, runtime: CommandRuntime): Result<ResolvedPorts, ErrorBody> {
+  const cacheable = typeof ports === "object" && ports !== null;
+  let result = cacheable ? resolved.get(ports) : undefined;
   if (result === undefined) {
-    const storage = ports.storage;
-    result = {
-      ...ports,
-      directory: ports.directory ?? storage.directory,
-      userLog: storage.userLog,
-      outbox: storage.outbox,
-      ids: ports.ids ?? defaultIds,
-      random: ports.random ?? webCryptoRandom,
-      authorizer: ports.authorizer ?? defaultAuthorizer,
-      keys: ports.keys ?? processKeys(),
-      passwords: runtime.passwordHashing(ports),
-    };
-    resolved.set(ports, result);
+    const checked = checkConfiguration(ports);
+    if (checked.isErr()) result = err(checked.error);
+    else {
+      try {
+        result = ok(withDefaults(ports, runtime));
+      } catch (cause) {
+        // A member the check does not read (a getter, the hashing settings) threw: 13, never a throw.
+        return err(portFailure(cause, "resolving the ports", loggerOf(ports)));
+      }
+    }
+    if (cacheable) resolved.set(ports, result);
   }
   return result;
+}
+
+function loggerOf(ports: Ports): Logger | undefined {
+  try {
+    return ports.logger;
+  } catch {
+    return undefined;
+  }
+}
+
+function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
+  const storage = ports.storage;
+  return {
+    ...ports,
+    directory: cachedDirectory(ports.directory ?? storage.directory, (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
+    userLog: storage.userLog,
+    outbox: storage.outbox,
+    ids: ports.ids ?? defaultIds,
+    random: ports.random ?? webCryptoRandom,
+    authorizer: ports.authorizer ?? defaultAuthorizer,
+    keys: ports.keys ?? processKeys(),
+    passwords: runtime.passwordHashing(ports),
+  };
 }

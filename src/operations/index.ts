@@ -81,9 +81,12 @@ export const resendInitialization: UserOperation<ResendInitializationRequest, Ch
  * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
  * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one
  * username, the first in input order wins and the other answers 6, in the same batch or not. One
- * bad item never fails its neighbours. Never throws: a port failure answers 13 or 14 for the items
- * it touched, and a source that throws ends the outcomes with a code-13 answer at the position it
- * failed at.
+ * bad item never fails its neighbours. Never throws or rejects: ports that fail the
+ * configuration check answer 9 at index 0; a port failure answers 13 or 14 for the items it
+ * touched; an option or the stop signal that throws when read, and a source that throws or gives
+ * something that is not an iterator or an iterator result, end the outcomes with a code-13 answer
+ * at the position it failed at. Options that are not an object, and members that are not usable
+ * numbers, are the defaults.
  */
 export function importHumanUsers(
   ports: Ports,

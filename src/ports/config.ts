@@ -1,8 +1,10 @@
 /** How one kind of code is made: its length, alphabet and validity. */
 export interface CodeSpec {
+  /** Characters in a code: a whole number from 1 to 64. */
   readonly length: number;
+  /** 2 to 256 distinct characters (one random byte picks one, without modulo bias). */
   readonly alphabet: string;
-  /** Validity in seconds. */
+  /** Validity in seconds: a whole number from 1 to ten years. */
   readonly lifetimeSeconds: number;
 }
 
@@ -11,9 +13,16 @@ export type CodeKind = "email" | "phone" | "init" | "passwordless";
 /** What happens to new notifications right after the write. */
 export type ImmediateDelivery = "await" | "background" | "off";
 
-/** Host configuration; every member is optional and has a documented default. */
+/**
+ * Host configuration; every member is optional and has a documented default. A value the library
+ * cannot honour is not replaced by a default: every operation answers 9 naming it, and
+ * `checkConfiguration(ports)` reports it at start-up.
+ */
 export interface HumanUsersConfig {
-  /** Public base URL for links when the request context has no `origin`. Default `http://localhost:8080`. */
+  /**
+   * Public base URL for links when the request context has no `origin`: an absolute http or
+   * https URL without query or fragment. Default `http://localhost:8080`.
+   */
   readonly origin?: string;
   /** Link in verification mails when the request names none. Placeholders `{{.UserID}}`, `{{.Code}}`, `{{.OrgID}}`. */
   readonly emailVerificationUrlTemplate?: string;
@@ -26,12 +35,40 @@ export interface HumanUsersConfig {
   readonly immediateDelivery?: ImmediateDelivery;
   /**
    * How often an operation decides and appends again when another request changed the same user
-   * first (or a generated user id was taken), before it answers 10 (aborted). Default 5.
+   * first (or a generated user id was taken), before it answers 10 (aborted). A whole number from
+   * 1 to 100; default 5.
    */
   readonly appendAttempts?: number;
+  /**
+   * With a durable store (`storage.durable`: PostgreSQL, PGlite) and no `ports.keys`, every
+   * operation answers 9: codes written with keys made for one process cannot be checked after a
+   * restart. `true` accepts that (demos, throwaway databases). Default false.
+   */
+  readonly allowThrowawayKeys?: boolean;
+  /**
+   * How long an organization, domain or identity-provider lookup is used again, in seconds.
+   * Default 5: a deleted organization or an unverified domain is seen within that. 0 turns it off.
+   */
+  readonly directoryCacheSeconds?: number;
   /** Replacement or additional message templates, by language. */
   readonly messages?: MessageTemplates;
   readonly delivery?: DeliverySettings;
+  /** Bounds on one request, so that refusing a hostile one costs little. */
+  readonly limits?: RequestLimits;
+}
+
+/**
+ * How much of one request is read and reported. Each member is a whole number of at least 1
+ * (anything else fails the configuration check: code 9). The list limits are at most 10,000 (a
+ * larger value counts as 10,000): a longer list is refused before any of its entries is read.
+ */
+export interface RequestLimits {
+  /** Entries in operation A's `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */
+  readonly maxMetadataEntries?: number;
+  /** Identity-provider links: `idpLinks` (operation A), `idps` (operation B). Default 20. */
+  readonly maxIdentityProviderLinks?: number;
+  /** Field violations listed in one error body; validation stops once more are found. Default 100. */
+  readonly maxFieldViolations?: number;
 }
 
 /** One mail in one language. Placeholders: see `MessageValues`; HTML gets every value escaped. */
@@ -58,7 +95,7 @@ export interface LanguageMessages {
  */
 export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
 
-/** How the outbox retries. Every member optional; defaults in the README. */
+/** How the outbox retries. Every member optional; defaults in the README. Counts are whole numbers, 1 or more; seconds are above 0. */
 export interface DeliverySettings {
   /** Attempts before a notification is dead. Default 10. */
   readonly maxAttempts?: number;

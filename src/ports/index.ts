@@ -36,7 +36,10 @@ export interface Ports {
   readonly directory?: Directory;
   readonly mailer: Mailer;
   readonly clock: Clock;
-  /** Default: 18-digit, time-ordered decimal ids. */
+  /**
+   * Default: 34-digit time-ordered decimal ids; each millisecond's ids count up from a 64-bit random
+   * start, so processes sharing a database do not meet (18-digit ids did).
+   */
   readonly ids?: IdGenerator;
   /** Default: Web Crypto's `getRandomValues`. */
   readonly random?: RandomSource;
@@ -46,7 +49,11 @@ export interface Ports {
   readonly passwordHasher?: PasswordHasher;
   /** Cost bounds for imported hashes, member by member over `defaultHashBounds`. */
   readonly hashBounds?: Partial<HashBounds>;
-  /** Default: random keys made once per process (codes then cannot be checked after a restart). */
+  /**
+   * Default: random keys made once per process, so codes cannot be checked after a restart: a
+   * durable store (`storage.durable`) refuses them (code 9) unless `config.allowThrowawayKeys`.
+   * `keysFromEnvironment(process.env)` reads durable ones.
+   */
   readonly keys?: Keys;
   /** Without one, phone codes are recorded (as keyed hashes) but no SMS is queued. */
   readonly sms?: SmsSender;

@@ -35,21 +35,31 @@ export function errorBody(code: StatusCode, id: string, message: string): ErrorB
   return { code, message, details: [{ "@type": ERROR_DETAIL_TYPE, id, message }] };
 }
 
+/** Field violations listed in one body unless the host configures another number. */
+export const DEFAULT_MAX_FIELD_VIOLATIONS = 100;
+
 /**
- * A code-3 body listing every violation. The message is the first violation's text and, when
- * there are more, how many.
+ * A code-3 body listing the violations, at most `maxListed` of them. The message is the first
+ * violation's text and, when there are more, how many; when some were left out, it says so.
  */
-export function invalidArgument(id: string, violations: readonly FieldViolation[]): ErrorBody {
-  const [first] = violations;
+export function invalidArgument(id: string, violations: readonly FieldViolation[], maxListed: number = DEFAULT_MAX_FIELD_VIOLATIONS): ErrorBody {
+  const leftOut = violations.length > maxListed;
+  const listed = leftOut ? violations.slice(0, maxListed) : violations;
+  const [first] = listed;
   const head = first === undefined ? "invalid request" : `${first.field}: ${first.description}`;
-  const others = violations.length - 1;
-  const message = others > 0 ? `${head} (and ${others} more violation${others === 1 ? "" : "s"})` : head;
+  const others = listed.length - 1;
+  const count = `${others} more violation${others === 1 ? "" : "s"}`;
+  const message = leftOut
+    ? `${head} (${others > 0 ? `and ${count} listed; ` : ""}more were left out)`
+    : others > 0
+      ? `${head} (and ${count})`
+      : head;
   return {
     code: 3,
     message,
     details: [
       { "@type": ERROR_DETAIL_TYPE, id, message },
-      { "@type": BAD_REQUEST_TYPE, fieldViolations: violations },
+      { "@type": BAD_REQUEST_TYPE, fieldViolations: listed },
     ],
   };
 }

@@ -1,7 +1,7 @@
 // `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
@@ -88,8 +88,18 @@ describe(`human-users import on ${where}`, () => {
       const cases: [ImportCommand, Record<string, string>, string][] = [
         [command(file, database.target, { createOrg: false }), {}, `human-users import: the organization "acme" does not exist in`],
         [command(join(scratch.path, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
-        [command(file, database.target), { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "human-users import: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of at least 32 bytes\n"],
+        [
+          command(file, database.target),
+          { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") },
+          "human-users import: invalid configuration: HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes\n",
+        ],
+        [
+          command(file, database.target),
+          { HUMAN_USERS_CODE_HMAC_KEY: Buffer.alloc(32).toString("base64") },
+          "human-users import: invalid configuration: HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY\n",
+        ],
         [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
+        [command(fileWith("empty.csv", ""), database.target), {}, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
       ];
       for (const [run, env, message] of cases) {
         const io = captured(env);
@@ -103,12 +113,27 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
+  it("writes no report when nothing needs reporting, and removes the report of an earlier run", async () => {
+    const database = await cliDatabase("noreport");
+    try {
+      const file = fileWith("clean.jsonl", jsonLines(3, "clean"));
+      const run = command(file, database.target);
+      writeFileSync(run.reportPath, '{"line":1,"status":"failed"}\n');
+      const io = captured();
+      expect((await runImport(run, io)).exitCode).toBe(0);
+      expect(existsSync(run.reportPath)).toBe(false);
+      expect(io.out.join("")).not.toContain("report:");
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
   it("keys the codes it writes with the application's key from the environment, and leaves the mail in the outbox", async () => {
     const key = Buffer.alloc(32, 5);
     const file = fileWith("unverified.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" } })}\n`);
     const database = await cliDatabase("keys");
     try {
-      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
+      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32, 6).toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
       expect(await runImport(command(file, database.target), io)).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
       const opened = await openStore(database.target);
       try {

@@ -1,10 +1,12 @@
+import { readFileSync } from "node:fs";
 // The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
 import { describe, expect, it } from "vitest";
 import { parseArguments } from "../../src/cli/arguments.js";
+import { packageVersion } from "../../src/cli/version.js";
 import { csvRecords, type CsvRecord } from "../../src/cli/csv.js";
 import { columnOfField, readHeader, requestFromCells } from "../../src/cli/csv-mapping.js";
 import { readLines } from "../../src/cli/lines.js";
-import { formatBar, formatDuration, formatProgressLine, type Progress } from "../../src/cli/progress.js";
+import { formatBar, formatDuration, formatProgressLine, progressView, type Progress } from "../../src/cli/progress.js";
 import { reportEntries } from "../../src/cli/report.js";
 import { readRows, type Row } from "../../src/cli/rows.js";
 import { alreadyExists, internal, invalidRequest } from "../../src/core/errors/user-errors.js";
@@ -61,6 +63,12 @@ describe("arguments", () => {
       },
     });
     expect(parseArguments(["import", "users.CSV", "--data-dir", "d", "--org", "a", "--format", "jsonl"])).toMatchObject({ command: { format: "jsonl" } });
+  });
+
+  it("answers --version and -v", () => {
+    expect(parseArguments(["--version"])).toEqual({ kind: "version" });
+    expect(parseArguments(["-v"])).toEqual({ kind: "version" });
+    expect(packageVersion()).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
   });
 
   it("refuses what it cannot run, saying why", () => {
@@ -139,6 +147,12 @@ describe("CSV", () => {
     await expect(all(readRows(fileWith("bad.csv", "userName,mail\n"), "csv"))).rejects.toThrow('the CSV header names unknown columns: "mail"');
   });
 
+  it("refuses a CSV file without a header row, but reads a header with no rows as no rows", async () => {
+    await expect(all(readRows(fileWith("empty.csv", ""), "csv"))).rejects.toThrow("the CSV file has no header row: its first line must name the columns (see --help)");
+    expect(await all(readRows(fileWith("header-only.csv", "userName,email\n"), "csv"))).toEqual([]);
+    expect(await all(readRows(fileWith("empty.jsonl", ""), "jsonl"))).toEqual([]);
+  });
+
   it("reads JSON Lines, skipping blank lines and never quoting a line that is not JSON", async () => {
     const rows = await all(readRows(fileWith("rows.jsonl", '{"userName":"ann"}\n\n{"password":"hunter2"\n'), "jsonl"));
     expect(rows).toEqual([
@@ -180,6 +194,20 @@ describe("progress lines", () => {
     expect(formatBar(progress, 200)).toBe("[############............]  52%  52,000 rows  13,000/s  0:04 left  (50,000 new, 1,500 existing, 500 failed)");
     expect(formatBar(progress, 20)).toBe("[############......");
     expect(formatProgressLine({ ...progress, elapsedMs: 100 })).toBe("progress: 52% of the file, 52,000 rows  520,000/s  --:-- left  (50,000 new, 1,500 existing, 500 failed)");
+  });
+
+  it("draws plain lines, never a bar, on a terminal of unknown or no width", () => {
+    for (const columns of [undefined, 0]) {
+      const written: string[] = [];
+      const view = progressView({ isTTY: true, ...(columns === undefined ? {} : { columns }), write: (text: string) => written.push(text) }, { intervalMs: 0, quiet: false });
+      view.update(progress);
+      view.finish();
+      expect(written).toEqual([`${formatProgressLine(progress)}\n`]);
+    }
+    const drawn: string[] = [];
+    const bar = progressView({ isTTY: true, columns: 30, write: (text: string) => drawn.push(text) }, { intervalMs: 0, quiet: false });
+    bar.update(progress);
+    expect(drawn).toEqual([`\r\x1b[2K${formatBar(progress, 30)}`]);
   });
 
   it("writes durations as m:ss or h:mm:ss", () => {

@@ -42,7 +42,7 @@ export function userRequest(userName: string, options: UserOptions = {}): Record
   };
 }
 
-/** How an imported user of `userRequest` is answered (its id is generated: 18 digits). */
+/** How an imported user of `userRequest` is answered (its id comes from the counting ids of the test ports: 18 digits). */
 export function importedBody(sequence = "2"): ImportHumanUserResponse {
   return {
     userId: expect.stringMatching(/^\d{18}$/) as unknown as string,

@@ -81,6 +81,12 @@ describe("npm start", () => {
     await expect(startExampleServer({ STOP_GRACE_MS: "soon" })).rejects.toThrow("the example server stopped before listening");
   });
 
+  it("refuses to start with keys in the environment that are not usable", async () => {
+    await expect(startExampleServer({ HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") })).rejects.toThrow(
+      "the example server stopped before listening",
+    );
+  });
+
   describe("on SIGTERM with a request in flight", () => {
     const head = `POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(demoBody)}\r\n\r\n`;
 

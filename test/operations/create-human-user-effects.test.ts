@@ -260,7 +260,10 @@ describe("port failures", () => {
   it("a lookup that fails answers 13 or 14 as well", async () => {
     const { result } = await withBrokenStorage({ directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } });
     expect(result).toEqual(err(plainError(14, "USER-unv4", "storage is unavailable, try again later")));
-    const broken = await withBrokenStorage({ userLog: { findHeldClaims: () => { throw new TypeError("bug"); } } });
+    // Claims are looked up only when the directory refuses the user (here: a domain another organization verified).
+    const ports = testPorts();
+    const storage = patchStorage(ports.storage, { userLog: { findHeldClaims: () => { throw new TypeError("bug"); } } });
+    const broken = { result: await createHumanUser({ ...ports, storage }, { ...minimalCreate(), username: "ann@globex.test" }, context) };
     expect(broken.result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
   });
 
@@ -292,9 +295,9 @@ describe("port failures", () => {
     ]);
   });
 
-  it("ports that are missing altogether answer 13 rather than throwing", async () => {
+  it("ports that are missing altogether answer 9 naming them rather than throwing", async () => {
     const result = await createHumanUser(undefined as never, minimalCreate(), context);
-    expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
+    expect(result).toEqual(err(plainError(9, "USER-c0nf", "invalid configuration: ports must be an object")));
   });
 });
 

@@ -232,7 +232,7 @@ describe("importHumanUser: failing ports", () => {
     return { ports: { ...ports, storage: patchStorage(ports.storage, change) }, store: ports.storage, logger, mailer: ports.mailer };
   }
 
-  it("answers 13 when storage.appendUser throws, writes nothing and gives the cause to the logger only", async () => {
+  it("answers 13 when storage.userLog.append throws, writes nothing and gives the cause to the logger only", async () => {
     const cause = new Error("disk on fire at /var/lib/users");
     const { ports, store, logger, mailer } = withStorage({ userLog: { append: () => { throw cause; } } });
 
@@ -247,7 +247,7 @@ describe("importHumanUser: failing ports", () => {
   it.each([
     ["the class", new StorageUnavailableError("connection refused")],
     ["another copy of the class (by name)", Object.assign(new Error("connection refused"), { name: "StorageUnavailableError" })],
-  ])("answers 14 when storage.appendUser rejects with StorageUnavailableError (%s)", async (_name, cause) => {
+  ])("answers 14 when storage.userLog.append rejects with StorageUnavailableError (%s)", async (_name, cause) => {
     const { ports, store, mailer } = withStorage({ userLog: { append: () => Promise.reject(cause) } });
 
     const result = await importHumanUser(ports, minimalImport(), context);
@@ -258,13 +258,14 @@ describe("importHumanUser: failing ports", () => {
   });
 
   it.each([
-    ["findOrganization", { directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
-    ["findHeldClaims", { userLog: { findHeldClaims: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
-    ["findIdentityProvider", { directory: { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) } }, UNAVAILABLE],
-    ["findOrganizationByDomain", { directory: { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) } }, INTERNAL],
-  ] as const)("answers when storage.%s fails, and writes nothing", async (_name, change, expected) => {
+    ["findOrganization", { directory: { findOrganization: () => Promise.reject(new StorageUnavailableError("down")) } }, "idp-acme", UNAVAILABLE],
+    // Claims are looked up only when the directory refuses the user (here: a provider unknown to it).
+    ["findHeldClaims", { userLog: { findHeldClaims: () => Promise.reject(new Error("bad query")) } }, "idp-unknown", INTERNAL],
+    ["findIdentityProvider", { directory: { findIdentityProvider: () => Promise.reject(new StorageUnavailableError("down")) } }, "idp-acme", UNAVAILABLE],
+    ["findOrganizationByDomain", { directory: { findOrganizationByDomain: () => Promise.reject(new Error("bad query")) } }, "idp-acme", INTERNAL],
+  ] as const)("answers when storage.%s fails, and writes nothing", async (_name, change, configId, expected) => {
     const { ports, store } = withStorage(change);
-    const result = await importHumanUser(ports, { ...minimalImport(), idps: [{ configId: "idp-acme", externalUserId: "x" }] }, context);
+    const result = await importHumanUser(ports, { ...minimalImport(), idps: [{ configId, externalUserId: "x" }] }, context);
     expect(result._unsafeUnwrapErr()).toEqual(expected);
     expect(store.snapshot()).toEqual(EMPTY);
   });

@@ -12,7 +12,7 @@ describe("examples/import-user", () => {
     const body: unknown = JSON.parse(stdout);
     const date = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
     expect(body).toEqual({
-      userId: expect.stringMatching(/^\d{18}$/),
+      userId: expect.stringMatching(/^\d{34}$/),
       details: { sequence: "2", creationDate: expect.stringMatching(date), changeDate: expect.stringMatching(date), resourceOwner: "acme" },
     });
     const { details } = body as { details: { creationDate: string; changeDate: string } };

@@ -64,6 +64,22 @@ describe("malformed hashes", () => {
   it("accepts the well-formed hash these cases are derived from", () => {
     expect(parsePasswordHash(GOOD_ARGON2).isOk()).toBe(true);
   });
+
+  it("refuses every well-formed vector with a NUL or a lone surrogate inserted anywhere (no store could keep it)", () => {
+    const wellFormed = loadVectors().map((vector) => vector.hash).filter((hash) => parsePasswordHash(hash).isOk());
+    expect(wellFormed.length).toBeGreaterThan(100);
+    const accepted: string[] = [];
+    for (const hash of wellFormed) {
+      for (let at = 0; at <= hash.length; at++) {
+        for (const unit of ["\u0000", "\ud800", "\udc00"]) {
+          const spoiled = hash.slice(0, at) + unit + hash.slice(at);
+          const parsed = parsePasswordHash(spoiled);
+          if (parsed.isOk() || (parsed.error.reason !== "malformed" && parsed.error.reason !== "unknown-format")) accepted.push(JSON.stringify(spoiled));
+        }
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
 });
 
 /**

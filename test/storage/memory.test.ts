@@ -1,7 +1,30 @@
+import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../src/adapters/memory/store.js";
-import { describeStorageContract } from "../../src/testing/index.js";
+import type { StoredEvent } from "../../src/index.js";
+import { describeStorageContract, newUserAppend } from "../../src/testing/index.js";
+import { eventOf } from "../../src/testing/storage-fixtures.js";
 
 describeStorageContract("memory", (seed) => {
   const store = memoryStore(seed);
   return { storage: store, snapshot: () => store.snapshot() };
+});
+
+describe("memoryStore keeps what it stores out of its callers' reach", () => {
+  it("hands out frozen events: changing them throws and changes nothing stored, and neither does changing what was appended", async () => {
+    const store = memoryStore();
+    const append = newUserAppend("u1", { events: 2 });
+    expect(await store.userLog.append(append)).toEqual({ ok: true });
+    const payload = append.events[0]?.payload as Record<string, unknown>;
+    payload["userName"] = "changed after the append";
+    const loaded = await store.userLog.loadEvents("u1");
+    expect(() => {
+      (loaded[0]?.payload as Record<string, unknown>)["userName"] = "changed";
+    }).toThrow(TypeError);
+    expect(() => {
+      ((loaded[0]?.payload["nested"] as Record<string, unknown>)["list"] as unknown[]).push(1);
+    }).toThrow(TypeError);
+    (loaded as StoredEvent[]).pop();
+    expect(await store.userLog.loadEvents("u1")).toEqual([eventOf("u1", "org-a", 1), eventOf("u1", "org-a", 2)]);
+    expect(store.events()).toEqual([eventOf("u1", "org-a", 1), eventOf("u1", "org-a", 2)]);
+  });
 });

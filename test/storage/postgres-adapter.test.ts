@@ -10,6 +10,7 @@ import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";
 import { statementName } from "../../src/adapters/postgres/statement-name.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
+import { testKeys } from "../operations/support/ports.js";
 import { findPostgres, postgresSubject, schemaPool } from "./databases.js";
 
 const url = await findPostgres();
@@ -68,7 +69,7 @@ describe("connection failures", () => {
   it("makes createHumanUser answer 14 when the database cannot be reached", async () => {
     const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2_000 });
     pool.on("error", () => undefined);
-    const ports = { storage: postgresStore({ pool }), mailer: memoryMailer(), clock: systemClock };
+    const ports = { storage: postgresStore({ pool }), mailer: memoryMailer(), clock: systemClock, keys: testKeys };
     const request = { profile: { givenName: "Ann", familyName: "Lee" }, email: { email: "ann@acme.example" } };
     const result = await createHumanUser(ports, request, { requester: { userId: "admin", orgId: "org-a" } });
     expect(result.isErr() ? result.error : result.value).toEqual({

@@ -2,6 +2,7 @@
 // database's unique index lets exactly one writer win each name, and the losers leave nothing.
 import { describe, expect, it } from "vitest";
 import { createHumanUser, memoryMailer, systemClock, type Ports } from "../../src/index.js";
+import { testKeys } from "../operations/support/ports.js";
 import { findPostgres, postgresSubject } from "./databases.js";
 
 const url = await findPostgres();
@@ -38,7 +39,7 @@ describe.skipIf(url === undefined)(`createHumanUser racing on PostgreSQL${needsS
           },
         },
       };
-      const ports: Ports = { storage, mailer, clock: systemClock };
+      const ports: Ports = { storage, mailer, clock: systemClock, keys: testKeys };
       const results = await Promise.all(Array.from({ length: CALLS }, (_, call) => createHumanUser(ports, request(call), context)));
 
       const outcomes: Record<string, number> = {};

@@ -8,7 +8,7 @@ import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
 import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/pg-like.js";
 import { createHumanUser, fixedClock, memoryMailer } from "../../src/index.js";
 import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";
-import { NOW, member, minimalCreate } from "../operations/support/ports.js";
+import { NOW, member, minimalCreate, testKeys } from "../operations/support/ports.js";
 import { checkOut } from "../../src/adapters/postgres/pooled-connection.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
 import { findPostgres, postgresSubject } from "./databases.js";
@@ -85,7 +85,7 @@ describe("a server that accepts connections and never answers", () => {
 
   it("makes createHumanUser answer 14 and send no mail", { timeout: 3_000 }, async () => {
     const mailer = memoryMailer();
-    const ports = { storage: postgresStore({ pool, connectTimeoutMs: 300 }), mailer, clock: fixedClock(NOW) };
+    const ports = { storage: postgresStore({ pool, connectTimeoutMs: 300 }), mailer, clock: fixedClock(NOW), keys: testKeys };
     const result = await createHumanUser(ports, minimalCreate(), { requester: member });
     expect(result.isErr() ? result.error : result.value).toEqual(unavailableBody);
     expect(mailer.sent).toEqual([]);
@@ -136,7 +136,7 @@ describe("a server that completes the handshake and never answers a statement", 
 
   it("makes createHumanUser answer 14 and send no mail", { timeout: 3_000 }, async () => {
     const mailer = memoryMailer();
-    const ports = { storage: postgresStore({ pool, statementTimeoutMs: 300 }), mailer, clock: fixedClock(NOW) };
+    const ports = { storage: postgresStore({ pool, statementTimeoutMs: 300 }), mailer, clock: fixedClock(NOW), keys: testKeys };
     const result = await createHumanUser(ports, minimalCreate(), { requester: member });
     expect(result.isErr() ? result.error : result.value).toEqual(unavailableBody);
     expect(mailer.sent).toEqual([]);

@@ -98,6 +98,18 @@ function isDue(record: NotificationRecord, now: Date): boolean {
 }
 
 /**
+ * A deep, frozen copy of JSON data: what the store keeps. Reads hand the frozen values out as they
+ * are, with no copy, and nobody can change what is stored through them.
+ */
+function frozenCopy<T>(value: T): T {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (value === null || typeof value !== "object") return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) copy[key] = frozenCopy(member);
+  return Object.freeze(copy) as T;
+}
+
+/**
  * A deep copy of JSON data (what events, organizations and providers are): several times cheaper
  * than structuredClone for the small objects written on every request.
  */
@@ -147,12 +159,13 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   function refusal(write: UserAppend): AppendOutcome | undefined {
     const stream = streams.get(write.userId);
     const last = stream?.[stream.length - 1]?.sequence ?? 0;
-    const released = new Set((write.releasedClaims ?? []).map(claimKey));
+    const released = write.releasedClaims === undefined || write.releasedClaims.length === 0 ? undefined : new Set(write.releasedClaims.map(claimKey));
     const claimRefusal = (): AppendOutcome | undefined => {
       const held = write.claims.find((claim) => {
-        const holder = claims.get(claimKey(claim));
+        const key = claimKey(claim);
+        const holder = claims.get(key);
         // A claim this user gives up in the same append may be taken again by it.
-        return holder !== undefined && !(holder.userId === write.userId && released.has(claimKey(claim)));
+        return holder !== undefined && !(holder.userId === write.userId && released?.has(key) === true);
       });
       const conflict = held ?? firstRepeatedClaim(write.claims);
       return conflict === undefined ? undefined : { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
@@ -187,14 +200,14 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     let stream = streams.get(append.userId);
     if (stream === undefined) streams.set(append.userId, (stream = []));
     for (const event of [...append.events].sort((a, b) => a.sequence - b.sequence)) {
-      const stored = copyJson(event);
+      const stored = frozenCopy(event);
       events.push(stored);
       stream.push(stored);
     }
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
     }
-    listings.set(append.userId, copyJson(append.listing));
+    listings.set(append.userId, frozenCopy(append.listing));
   }
 
   function append(request: UserAppend): Promise<AppendOutcome> {
@@ -236,12 +249,11 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     findHeldClaims: (wanted) => Promise.resolve(wanted.filter((claim) => claims.has(claimKey(claim))).map(copyClaim)),
     append,
     appendNewUsers,
-    loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).map(copyJson)),
+    // The stored events are frozen: handed out as they are, in a list of the caller's own.
+    loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).slice()),
     findClaimHolder: (claim) => Promise.resolve(claims.get(claimKey(claim))?.userId),
-    queryUsers(query) {
-      const page = queryListings(listings.values(), query);
-      return Promise.resolve({ totalResult: page.totalResult, users: page.users.map(copyJson) });
-    },
+    // Listings are frozen too: a page is a list of the caller's own holding them.
+    queryUsers: (query) => Promise.resolve(queryListings(listings.values(), query)),
   };
 
   const notificationOutbox: Outbox = {

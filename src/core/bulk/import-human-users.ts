@@ -90,24 +90,50 @@ function outcomeOf(index: number, answer: Answer): BulkImportOutcome {
   return answer.isOk() ? { index, ok: answer.value } : { index, error: answer.error };
 }
 
+/** The source's iterator; anything that is not one throws, and the import answers 13 at index 0. */
 function iteratorOf(source: BulkImportSource): AsyncIterator<unknown> | Iterator<unknown> {
-  return Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const items: unknown = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  if (typeof items !== "object" || items === null || typeof (items as { next?: unknown }).next !== "function") {
+    throw new TypeError("the source's iterator is not an object with a next() method");
+  }
+  return items as AsyncIterator<unknown> | Iterator<unknown>;
+}
+
+/** Whether the stop signal says stop; a signal that throws when read stops the import with 13 at `index`. */
+function stopRequested(run: Run, index: number): { readonly stop: boolean; readonly failure?: BulkImportOutcome } {
+  try {
+    return { stop: run.signal?.aborted === true };
+  } catch (cause) {
+    return { stop: true, failure: { index, error: portFailure(cause, "bulk import stop signal", run.ports.logger) } };
+  }
+}
+
+type Read = { readonly done: true } | { readonly done: false; readonly request: unknown };
+
+/** The next item of the source, read as `for await` reads it; throws what the source throws. */
+async function readItem(items: AsyncIterator<unknown> | Iterator<unknown>): Promise<Read> {
+  const next: unknown = await items.next();
+  if (typeof next !== "object" || next === null) throw new TypeError("the source's next() gave something that is not an iterator result");
+  const result = next as IteratorResult<unknown>;
+  if (result.done) return { done: true };
+  return { done: false, request: result.value };
 }
 
 /** Reads up to one batch of items and starts preparing each; never rejects. */
 async function readChunk(run: Run, items: AsyncIterator<unknown> | Iterator<unknown>, firstIndex: number): Promise<Chunk> {
   const preparations: Promise<Prepared>[] = [];
   while (preparations.length < run.batchSize) {
-    if (run.closed || run.signal?.aborted === true) return { firstIndex, preparations, last: true };
-    let next: IteratorResult<unknown>;
+    const index = firstIndex + preparations.length;
+    const stop = run.closed ? { stop: true } : stopRequested(run, index);
+    if (stop.stop) return { firstIndex, preparations, last: true, ...(stop.failure === undefined ? {} : { sourceFailure: stop.failure }) };
+    let read: Read;
     try {
-      next = await items.next();
+      read = await readItem(items);
     } catch (cause) {
-      const sourceFailure = { index: firstIndex + preparations.length, error: portFailure(cause, "bulk import source", run.ports.logger) };
-      return { firstIndex, preparations, last: true, sourceFailure };
+      return { firstIndex, preparations, last: true, sourceFailure: { index, error: portFailure(cause, "bulk import source", run.ports.logger) } };
     }
-    if (next.done === true) return { firstIndex, preparations, last: true };
-    const request = next.value;
+    if (read.done) return { firstIndex, preparations, last: true };
+    const request = read.request;
     preparations.push(run.preparing.run(() => prepareItem(run, request)));
   }
   return { firstIndex, preparations, last: false };
@@ -169,6 +195,62 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
   }
 }
 
+interface Settings {
+  readonly batchSize: number;
+  readonly concurrency: number;
+  readonly parallelBatches: number;
+  readonly signal: StopSignal | undefined;
+}
+
+/** The options over their defaults: options that are not an object are none, a member that is no usable number its default. */
+function settingsOf(options: unknown): Settings {
+  const given = typeof options === "object" && options !== null ? (options as Readonly<Record<string, unknown>>) : {};
+  const number = (value: unknown) => (typeof value === "number" ? value : undefined);
+  const signal = given["signal"];
+  return {
+    batchSize: wholeNumber(number(given["batchSize"]), defaultBulkImportOptions.batchSize),
+    concurrency: wholeNumber(number(given["concurrency"]), defaultBulkImportOptions.concurrency),
+    parallelBatches: wholeNumber(number(given["parallelBatches"]), defaultBulkImportOptions.parallelBatches),
+    signal: typeof signal === "object" && signal !== null ? (signal as StopSignal) : undefined,
+  };
+}
+
+/**
+ * The run's state: the host's ports checked (9 when unusable) and resolved, the options read
+ * (13 when reading one throws), lookups cached for the whole import. Never throws.
+ */
+function startRun(ports: Ports, context: OperationContext, options: BulkImportOptions | undefined, runtime: CommandRuntime): Result<Run, ErrorBody> {
+  const checked = resolvePorts(ports, runtime);
+  if (checked.isErr()) return err(checked.error);
+  const host = checked.value;
+  let settings: Settings;
+  try {
+    settings = settingsOf(options);
+  } catch (cause) {
+    return err(portFailure(cause, "bulk import options", host.logger));
+  }
+  try {
+    const lookups = bulkLookups(host.directory, host.userLog);
+    const resolved = resolvePorts({ ...host, directory: lookups.directory, storage: { ...host.storage, userLog: lookups.userLog } }, runtime);
+    if (resolved.isErr()) return err(resolved.error);
+    return ok({
+      ports: resolved.value,
+      runtime,
+      userLog: host.userLog,
+      context,
+      batchSize: settings.batchSize,
+      preparing: limiter(settings.concurrency),
+      finishing: limiter(settings.concurrency),
+      signal: settings.signal,
+      parallelBatches: settings.parallelBatches,
+      writeOrder: writeOrder(),
+      closed: false,
+    });
+  } catch (cause) {
+    return err(portFailure(cause, "bulk import", host.logger));
+  }
+}
+
 /**
  * Operation B for every request of `source` (an iterable or async iterable), answered in input
  * order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
@@ -177,37 +259,30 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
  * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
  * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one username,
  * the first in input order wins and the other answers 6, in the same batch or not. One bad item
- * never fails its neighbours. Never throws: a port failure answers 13 or 14 for the items it
- * touched, and a source that throws ends the outcomes with a code-13 answer at the position it
- * failed at.
+ * never fails its neighbours. Never throws or rejects: ports that fail the configuration check
+ * answer 9 at index 0; a port failure answers 13 or 14 for the items it touched; an option or the
+ * stop signal that throws when read, and a source that throws or gives something that is not an
+ * iterator or an iterator result, end the outcomes with a code-13 answer at the position it
+ * failed at. Options that are not an object, and members that are not usable numbers, are the defaults.
  */
 export async function* runBulkImport(
   ports: Ports,
   source: BulkImportSource,
   context: OperationContext,
-  options: BulkImportOptions,
+  options: BulkImportOptions | undefined,
   runtime: CommandRuntime,
 ): AsyncGenerator<BulkImportOutcome, void, undefined> {
-  const concurrency = wholeNumber(options.concurrency, defaultBulkImportOptions.concurrency);
-  const lookups = bulkLookups(ports.directory ?? ports.storage.directory, ports.storage.userLog);
-  const run: Run = {
-    ports: resolvePorts({ ...ports, directory: lookups.directory, storage: { ...ports.storage, userLog: lookups.userLog } }, runtime),
-    runtime,
-    userLog: ports.storage.userLog,
-    context,
-    batchSize: wholeNumber(options.batchSize, defaultBulkImportOptions.batchSize),
-    preparing: limiter(concurrency),
-    finishing: limiter(concurrency),
-    signal: options.signal,
-    parallelBatches: wholeNumber(options.parallelBatches, defaultBulkImportOptions.parallelBatches),
-    writeOrder: writeOrder(),
-    closed: false,
-  };
+  const started = startRun(ports, context, options, runtime);
+  if (started.isErr()) {
+    yield { index: 0, error: started.error };
+    return;
+  }
+  const run = started.value;
   let items: AsyncIterator<unknown> | Iterator<unknown>;
   try {
     items = iteratorOf(source);
   } catch (cause) {
-    yield { index: 0, error: portFailure(cause, "bulk import source", ports.logger) };
+    yield { index: 0, error: portFailure(cause, "bulk import source", run.ports.logger) };
     return;
   }
   try {

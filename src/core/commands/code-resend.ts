@@ -9,6 +9,7 @@ import { resendCodeShape, type ResendDelivery } from "../schemas/resend-code.js"
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import type { FieldViolation } from "../../shared/error-body.js";
 import type { UserState } from "../users/user-state.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import { pruneEmpty } from "../wire/prune.js";
 import { changeResponse } from "./change-response.js";
 import type { Command, DecideInput, Decision, RequestObject } from "./command.js";
@@ -24,6 +25,7 @@ export interface ResendChannel {
   added(code: CodeAdded): UserEventDraft;
   /** The message carrying the code, undefined when none is sent (no SMS sender); Err names a broken link template. */
   message(input: DecideInput<ResendDelivery>, user: UserState, code: IssuedCode): Result<OutboxNotification | undefined, string>;
+  readonly fields: FieldTree;
   parse(request: RequestObject, rules: RulesContext): Result<ResendDelivery, FieldViolation[]>;
 }
 
@@ -34,6 +36,7 @@ export interface ResendChannel {
 export function resendCommand(spec: ResendChannel): Command<ResendDelivery, ResendCodeResponse> {
   return {
     name: spec.name,
+    fields: spec.fields,
     shape: (request) => [...userIdShape(request), ...resendCodeShape(request)],
     access: () => ({ permission: "user.write", proof: false }),
     target: (request) => ({ userId: requestedUserId(request) }),

@@ -3,7 +3,7 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { codeExhausted, codeExpired, codeWrong, noCodePending, userNotFound, type CodeChannel } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { ChangeResponse } from "../responses.js";
-import { parseVerifyCodeRequest } from "../schemas/verify-code.js";
+import { parseVerifyCodeRequest, verifyCodeFields } from "../schemas/verify-code.js";
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import { checkCode } from "../secrets/code-check.js";
 import type { PendingCode, UserState } from "../users/user-state.js";
@@ -31,6 +31,7 @@ export interface VerificationChannel {
 export function verificationCommand(spec: VerificationChannel): Command<{ readonly verificationCode: string }, ChangeResponse> {
   return {
     name: spec.name,
+    fields: verifyCodeFields,
     shape: userIdShape,
     access: () => ({ permission: "user.write", proof: true }),
     target: (request) => ({ userId: requestedUserId(request) }),

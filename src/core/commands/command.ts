@@ -9,6 +9,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import type { UserState } from "../users/user-state.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import type { OrganizationRef } from "./target-organization.js";
 
 export type RequestObject = Readonly<Record<string, unknown>>;
@@ -73,6 +74,8 @@ export interface Decision<TResponse> {
 export interface Command<TParsed, TResponse> {
   /** The function's name, for logs (`createHumanUser`). */
   readonly name: string;
+  /** The request members the command reads (derive it from the schema with `fieldTreeOf`): nothing else is copied or looked at. */
+  readonly fields: FieldTree;
   /** Required objects and other structure checked before anyone is asked for permission. */
   shape(request: RequestObject): FieldViolation[];
   access(request: RequestObject): Access;

@@ -1,5 +1,5 @@
 import type { CreateHumanUserResponse } from "../responses.js";
-import { createRequestShape, parseCreateRequest } from "../schemas/create-human-user.js";
+import { createRequestFields, createRequestShape, parseCreateRequest } from "../schemas/create-human-user.js";
 import { member } from "../schemas/structure.js";
 import type { UserDraft } from "../user-draft.js";
 import { pruneEmpty } from "../wire/prune.js";
@@ -22,6 +22,7 @@ const creation: CreationSpec<CreateHumanUserResponse> = {
 /** ZITADEL's v2 `AddHumanUser` (`POST /v2/users/human`): a new user with verification codes. */
 export const createHumanUserCommand: Command<UserDraft, CreateHumanUserResponse> = {
   name: "createHumanUser",
+  fields: createRequestFields,
   shape: createRequestShape,
   access: () => ({ permission: "user.write", proof: false }),
   target(request, context, requester) {

@@ -1,7 +1,7 @@
 import { err, ok } from "neverthrow";
 import { userNotFound } from "../errors/user-errors.js";
 import type { GetUserResponse } from "../responses.js";
-import { requestedUserId, userIdShape } from "../schemas/user-id.js";
+import { requestedUserId, userIdShape, withUserId } from "../schemas/user-id.js";
 import { lastChangeDetails, renderUser } from "../users/render-user.js";
 import { userListing } from "../users/user-listing.js";
 import type { Command } from "./command.js";
@@ -12,6 +12,7 @@ import type { Command } from "./command.js";
  */
 export const getUserCommand: Command<undefined, GetUserResponse> = {
   name: "getUser",
+  fields: withUserId(),
   shape: userIdShape,
   access: () => ({ permission: "user.read", proof: false }),
   target: (request) => ({ userId: requestedUserId(request) }),

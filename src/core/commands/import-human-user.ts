@@ -1,5 +1,5 @@
 import type { ImportHumanUserResponse } from "../responses.js";
-import { importRequestShape, parseImportRequest } from "../schemas/import-human-user.js";
+import { importRequestFields, importRequestShape, parseImportRequest } from "../schemas/import-human-user.js";
 import type { UserDraft } from "../user-draft.js";
 import { durationSeconds } from "../wire/timestamp.js";
 import { pruneEmpty } from "../wire/prune.js";
@@ -27,6 +27,7 @@ const creation: CreationSpec<ImportHumanUserResponse> = {
  */
 export const importHumanUserCommand: Command<UserDraft, ImportHumanUserResponse> = {
   name: "importHumanUser",
+  fields: importRequestFields,
   shape: importRequestShape,
   access: () => ({ permission: "user.write", proof: false }),
   // An empty header names no organization, as an absent one.

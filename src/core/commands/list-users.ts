@@ -4,7 +4,7 @@ import type { UserFilter } from "../../ports/user-listing.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { ListUsersResponse } from "../responses.js";
-import { parseListUsersRequest, type ListUsersParsed, type SearchQuery } from "../schemas/list-users.js";
+import { listUsersFields, parseListUsersRequest, type ListUsersParsed, type SearchQuery } from "../schemas/list-users.js";
 import { renderUser } from "../users/render-user.js";
 import { foldForSearch } from "../users/user-listing.js";
 import { pruneEmpty } from "../wire/prune.js";
@@ -115,6 +115,7 @@ async function read(input: QueryInput<ListUsersParsed>): Promise<Result<ListUser
  */
 export const listUsersQuery: Query<ListUsersParsed, ListUsersResponse> = {
   name: "listUsers",
+  fields: listUsersFields,
   shape: () => [],
   parse: parseListUsersRequest,
   read,

@@ -3,9 +3,11 @@ import type { Requester } from "../../ports/authorizer.js";
 import type { Ports } from "../../ports/index.js";
 import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
 import type { OperationContext } from "../context.js";
-import { invalidRequest, nestedTooDeeply, notAnObject, unauthenticated } from "../errors/user-errors.js";
+import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
+import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import type { RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
 
@@ -24,6 +26,8 @@ export interface QueryInput<TParsed> {
  */
 export interface Query<TParsed, TResponse> {
   readonly name: string;
+  /** The request members the query reads: nothing else is copied or looked at. */
+  readonly fields: FieldTree;
   shape(request: RequestObject): FieldViolation[];
   parse(request: RequestObject): Result<TParsed, FieldViolation[]>;
   read(input: QueryInput<TParsed>): Promise<Result<TResponse, ErrorBody>>;
@@ -39,19 +43,18 @@ export async function runQuery<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     const resolved = resolvePorts(ports, runtime);
-    const copied = camelCaseKeys(rawRequest);
-    if (copied.isErr()) return err(nestedTooDeeply());
-    const request = copied.value;
+    if (resolved.isErr()) return err(resolved.error);
+    const request = camelCaseKeys(rawRequest, query.fields).unwrapOr(undefined);
     if (request === null || typeof request !== "object" || Array.isArray(request)) return err(notAnObject());
     const shape = query.shape(request as RequestObject);
     if (shape.length > 0) return err(invalidRequest(shape));
     const requester = context?.requester;
     if (requester === undefined) return err(unauthenticated());
     const parsed = query.parse(request as RequestObject);
-    if (parsed.isErr()) return err(invalidRequest(parsed.error));
-    const now = await callPort("clock", resolved.logger, () => resolved.clock.now());
+    if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(resolved.value.config?.limits).maxFieldViolations));
+    const now = await callPort("clock", resolved.value.logger, () => resolved.value.clock.now());
     if (now.isErr()) return err(now.error);
-    return await query.read({ ports: resolved, parsed: parsed.value, requester, now: now.value });
+    return await query.read({ ports: resolved.value, parsed: parsed.value, requester, now: now.value });
   } catch (cause) {
     return err(portFailure(cause, query.name, ports?.logger));
   }

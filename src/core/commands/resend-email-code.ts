@@ -1,5 +1,5 @@
 import { emailAlreadyVerified, noCodePending } from "../errors/user-errors.js";
-import { parseResendEmailCodeRequest } from "../schemas/resend-code.js";
+import { parseResendEmailCodeRequest, resendEmailCodeFields } from "../schemas/resend-code.js";
 import { codeLink, codeNotification, linkTemplate } from "./code-notification.js";
 import { resendCommand } from "./code-resend.js";
 import { DEFAULT_TEMPLATES } from "./user-creation.js";
@@ -19,5 +19,6 @@ export const resendEmailCodeCommand = resendCommand({
     const template = linkTemplate(given, ports.config?.emailVerificationUrlTemplate, origin, DEFAULT_TEMPLATES.verification);
     return template.map((found) => codeNotification(ports, user, "email.verification", user.email.address, code, codeLink(found, user, code.plain), now));
   },
+  fields: resendEmailCodeFields,
   parse: parseResendEmailCodeRequest,
 });

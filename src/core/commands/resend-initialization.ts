@@ -3,7 +3,7 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { alreadyInitialized, userNotFound } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { ChangeResponse } from "../responses.js";
-import { parseResendInitializationRequest } from "../schemas/resend-code.js";
+import { parseResendInitializationRequest, resendInitializationFields } from "../schemas/resend-code.js";
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import { changeResponse } from "./change-response.js";
 import { codeLink, codeNotification, linkTemplate } from "./code-notification.js";
@@ -20,6 +20,7 @@ import { DEFAULT_TEMPLATES, issueCode } from "./user-creation.js";
  */
 export const resendInitializationCommand: Command<{ readonly email: string | undefined }, ChangeResponse> = {
   name: "resendInitialization",
+  fields: resendInitializationFields,
   shape: userIdShape,
   access: () => ({ permission: "user.write", proof: false }),
   target: (request) => ({ userId: requestedUserId(request) }),

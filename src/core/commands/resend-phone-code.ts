@@ -1,6 +1,6 @@
 import { ok } from "neverthrow";
 import { noCodePending, noPhone, phoneAlreadyVerified } from "../errors/user-errors.js";
-import { parseResendPhoneCodeRequest } from "../schemas/resend-code.js";
+import { parseResendPhoneCodeRequest, resendPhoneCodeFields } from "../schemas/resend-code.js";
 import { codeNotification } from "./code-notification.js";
 import { resendCommand } from "./code-resend.js";
 
@@ -23,5 +23,6 @@ export const resendPhoneCodeCommand = resendCommand({
     if (phone === undefined || ports.sms === undefined) return ok(undefined);
     return ok(codeNotification(ports, user, "phone.verification", phone.number, code, "", now));
   },
+  fields: resendPhoneCodeFields,
   parse: parseResendPhoneCodeRequest,
 });

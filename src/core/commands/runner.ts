@@ -5,14 +5,16 @@ import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import type { OperationContext } from "../context.js";
-import { aborted, alreadyExists, invalidRequest, nestedTooDeeply, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
+import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { applyEvent, foldUser } from "../users/fold-user.js";
 import { userListing } from "../users/user-listing.js";
 import type { UserState } from "../users/user-state.js";
+import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import { rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, Command, Decision, RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
@@ -21,6 +23,11 @@ import { authorizeTarget } from "./target-organization.js";
 /** Tries of one decision against a stream that keeps moving, before the answer is 10. */
 export const DEFAULT_APPEND_ATTEMPTS = 5;
 const DEFAULT_ORIGIN = "http://localhost:8080";
+
+/** The members the command reads, camelCased, bounded in nodes and bytes (see camelCaseKeys). */
+function copiedRequest(raw: unknown, fields: FieldTree): unknown {
+  return camelCaseKeys(raw, fields).unwrapOr(undefined);
+}
 
 function isRequestObject(value: unknown): value is RequestObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -38,7 +45,12 @@ function rulesContext(ports: ResolvedPorts, organization: Organization): RulesCo
   if (context === undefined) {
     if (byPolicy.size >= 64) byPolicy.clear();
     const passwords = ports.passwords;
-    context = { defaultPhoneRegion: ports.config?.defaultPhoneRegion, refusalOfHash: (encoded) => passwords.refusalOf(encoded), passwordPolicy };
+    context = {
+      defaultPhoneRegion: ports.config?.defaultPhoneRegion,
+      refusalOfHash: (encoded) => passwords.refusalOf(encoded),
+      passwordPolicy,
+      limits: resolveRequestLimits(ports.config?.limits),
+    };
     byPolicy.set(key, context);
   }
   return context;
@@ -105,16 +117,15 @@ export async function prepareCommand<TParsed, TResponse>(
 ): Promise<Result<PreparedCommand<TParsed, TResponse>, ErrorBody>> {
   try {
     const given = context ?? {};
-    const copied = camelCaseKeys(rawRequest);
-    if (copied.isErr()) return err(nestedTooDeeply());
-    const request = copied.value;
+    const request = copiedRequest(rawRequest, command.fields);
     if (!isRequestObject(request)) return err(notAnObject());
     const shape = command.shape(request);
     if (shape.length > 0) return err(invalidRequest(shape));
     const target = await resolveTarget(ports, command, request, given);
     if (target.isErr()) return err(target.error);
-    const parsed = command.parse(request, rulesContext(ports, target.value.organization));
-    if (parsed.isErr()) return err(invalidRequest(parsed.error));
+    const rules = rulesContext(ports, target.value.organization);
+    const parsed = command.parse(request, rules);
+    if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
     const origin = (given.origin ?? ports.config?.origin ?? DEFAULT_ORIGIN).replace(/\/+$/, "");
     return ok({ command, request, parsed: parsed.value, origin, ...target.value });
   } catch (cause) {
@@ -249,9 +260,10 @@ export async function runCommand<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     const resolved = resolvePorts(ports, runtime);
-    const prepared = await prepareCommand(resolved, request, context, command);
+    if (resolved.isErr()) return err(resolved.error);
+    const prepared = await prepareCommand(resolved.value, request, context, command);
     if (prepared.isErr()) return err(prepared.error);
-    return await continueCommand(resolved, runtime, prepared.value);
+    return await continueCommand(resolved.value, runtime, prepared.value);
   } catch (cause) {
     return err(portFailure(cause, command.name, ports?.logger));
   }

@@ -41,10 +41,35 @@ export function userClaims(userId: string, draft: UserDraft, organization: Organ
   return [userIdClaim(userId), usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
 }
 
+/** What the directory says against a new user: an identity provider unknown here, or a domain another organization verified. */
+async function directoryRefusal(
+  ports: ResolvedPorts,
+  draft: UserDraft,
+  organization: Organization,
+  usernameField: string,
+): Promise<Result<{ readonly refusal: ErrorBody; readonly before: "idp_link" | "domain" } | undefined, ErrorBody>> {
+  const { directory, logger } = ports;
+  for (const link of draft.idpLinks) {
+    const provider = await callPort("storage lookup of an identity provider", logger, () => directory.findIdentityProvider(link.idpId));
+    if (provider.isErr()) return err(provider.error);
+    const usable = provider.value !== undefined && (provider.value.orgId === undefined || provider.value.orgId === organization.id);
+    if (!usable) return ok({ refusal: identityProviderNotFound(), before: "idp_link" });
+  }
+  const domain = usernameDomain(draft.username);
+  if (domain !== undefined) {
+    const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
+    if (owner.isErr()) return err(owner.error);
+    if (owner.value !== undefined && owner.value.id !== organization.id) return ok({ refusal: reservedDomain(usernameField), before: "domain" });
+  }
+  return ok(undefined);
+}
+
 /**
  * The rules that need storage, in the contract's order: user id free, username free, every
  * identity provider known here, every provider account free, and the username's domain not
- * verified by another organization.
+ * verified by another organization. The claims are only looked up when the directory refuses the
+ * user (to tell which refusal comes first): otherwise the append itself checks them, and a new
+ * user costs no extra round trip.
  */
 async function checkCreationRules(
   ports: ResolvedPorts,
@@ -53,28 +78,17 @@ async function checkCreationRules(
   claims: readonly UniqueClaim[],
   usernameField: string,
 ): Promise<Result<void, ErrorBody | "user-id-taken">> {
-  const { userLog, directory, logger } = ports;
-  const held = await callPort("storage lookup of claims", logger, () => userLog.findHeldClaims(claims));
+  const directory = await directoryRefusal(ports, draft, organization, usernameField);
+  if (directory.isErr()) return err(directory.error);
+  if (directory.value === undefined) return ok(undefined);
+  const held = await callPort("storage lookup of claims", ports.logger, () => ports.userLog.findHeldClaims(claims));
   if (held.isErr()) return err(held.error);
   const heldKinds = new Set(held.value.map((claim) => claim.kind));
   if (heldKinds.has("user_id")) return err("user-id-taken");
   if (heldKinds.has("username")) return err(alreadyExists("username"));
-
-  for (const link of draft.idpLinks) {
-    const provider = await callPort("storage lookup of an identity provider", logger, () => directory.findIdentityProvider(link.idpId));
-    if (provider.isErr()) return err(provider.error);
-    const usable = provider.value !== undefined && (provider.value.orgId === undefined || provider.value.orgId === organization.id);
-    if (!usable) return err(identityProviderNotFound());
-  }
-  if (heldKinds.has("idp_link")) return err(alreadyExists("idp_link"));
-
-  const domain = usernameDomain(draft.username);
-  if (domain !== undefined) {
-    const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
-    if (owner.isErr()) return err(owner.error);
-    if (owner.value !== undefined && owner.value.id !== organization.id) return err(reservedDomain(usernameField));
-  }
-  return ok(undefined);
+  const { refusal, before } = directory.value;
+  if (before === "domain" && heldKinds.has("idp_link")) return err(alreadyExists("idp_link"));
+  return err(refusal);
 }
 
 /** Draws of a generated user id that another user holds, before the answer is 6. */

@@ -5,7 +5,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { ChangeResponse } from "../responses.js";
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
-import { parseVerifyInitCodeRequest, type VerifyInitCodeParsed } from "../schemas/verify-code.js";
+import { parseVerifyInitCodeRequest, verifyInitCodeFields, type VerifyInitCodeParsed } from "../schemas/verify-code.js";
 import { checkCode } from "../secrets/code-check.js";
 import { changeResponse } from "./change-response.js";
 import type { Command, Decision } from "./command.js";
@@ -34,6 +34,7 @@ function hashOnce(ports: ResolvedPorts, parsed: VerifyInitCodeParsed, password: 
  */
 export const verifyInitCodeCommand: Command<VerifyInitCodeParsed, ChangeResponse> = {
   name: "verifyInitCode",
+  fields: verifyInitCodeFields,
   shape: userIdShape,
   access: () => ({ permission: "user.write", proof: true }),
   target: (request) => ({ userId: requestedUserId(request) }),

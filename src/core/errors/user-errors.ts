@@ -6,7 +6,6 @@ import { errorBody, invalidArgument, type ErrorBody, type FieldViolation } from 
 /** Every error id the operations answer with, by what it means. */
 export const errorIds = {
   notAnObject: "USER-b0dy",
-  nestedTooDeeply: "USER-d33p",
   invalidRequest: "USER-1nv4",
   unauthenticated: "USER-4uth",
   permissionDenied: "USER-p3rm",
@@ -28,14 +27,16 @@ export const errorIds = {
   phoneAlreadyVerified: "USER-ph4v",
   noPhone: "USER-n0ph",
   alreadyInitialized: "USER-1n1t",
+  invalidConfiguration: "USER-c0nf",
 } as const;
 
 /** One of the operations' error ids (`USER-n4m6`, ...); the password functions' ids are `PasswordErrorId`. */
 export type ErrorId = (typeof errorIds)[keyof typeof errorIds];
 
 export const notAnObject = (): ErrorBody => errorBody(3, errorIds.notAnObject, "the request body must be a JSON object");
-export const nestedTooDeeply = (): ErrorBody => errorBody(3, errorIds.nestedTooDeeply, "the request body is nested too deeply");
-export const invalidRequest = (violations: readonly FieldViolation[]): ErrorBody => invalidArgument(errorIds.invalidRequest, violations);
+/** `maxListed`: the configured `limits.maxFieldViolations` (default 100). */
+export const invalidRequest = (violations: readonly FieldViolation[], maxListed?: number): ErrorBody =>
+  invalidArgument(errorIds.invalidRequest, violations, maxListed);
 export const unauthenticated = (): ErrorBody => errorBody(16, errorIds.unauthenticated, "the request is not authenticated");
 export const permissionDenied = (): ErrorBody => errorBody(7, errorIds.permissionDenied, "no permission to write users in this organization");
 export const organizationNotFound = (): ErrorBody => errorBody(5, errorIds.organizationNotFound, "the organization does not exist");
@@ -47,6 +48,10 @@ export const internal = (): ErrorBody => errorBody(13, errorIds.internal, "inter
 export const unavailable = (): ErrorBody => errorBody(14, errorIds.unavailable, "storage is unavailable, try again later");
 export const aborted = (): ErrorBody =>
   errorBody(10, errorIds.aborted, "the user was changed by another request at the same time, more often than the retries allow; try again");
+
+/** Code 9: the host's ports or configuration cannot work; the message names each setting (never a secret). */
+export const invalidConfiguration = (problems: readonly string[]): ErrorBody =>
+  errorBody(9, errorIds.invalidConfiguration, `invalid configuration: ${problems.join("; ")}`);
 
 const CLAIM_ERRORS: Readonly<Record<ClaimKind, readonly [id: ErrorId, message: string]>> = {
   user_id: [errorIds.userIdTaken, "a user with this userId already exists"],

@@ -1,3 +1,5 @@
+import { unstorableTextProblem } from "./storable-text.js";
+
 /** Length in Unicode code points ("characters"), which is what every limit of the contract counts. */
 export function characterCount(text: string): number {
   let count = 0;
@@ -20,7 +22,10 @@ export interface TextLimits {
   readonly nonBlank?: boolean;
 }
 
-/** What is wrong with `text` under `limits`, in words, or undefined when nothing is. */
+/**
+ * What is wrong with `text` under `limits`, in words, or undefined when nothing is. Text no store
+ * can hold is refused whatever the limits (checked after the length, so a huge value is not scanned).
+ */
 export function textProblem(text: string, limits: TextLimits): string | undefined {
   // UTF-16 length bounds the character count from above and from below (by half).
   if (limits.min > 0 && text.length === 0) return "must not be empty";
@@ -28,6 +33,8 @@ export function textProblem(text: string, limits: TextLimits): string | undefine
     if (text.length > 2 * limits.max || characterCount(text) > limits.max) return `must be at most ${limits.max} characters long`;
   }
   if (limits.min > 1 && characterCount(text) < limits.min) return `must be at least ${limits.min} characters long`;
+  const unstorable = unstorableTextProblem(text);
+  if (unstorable !== undefined) return unstorable;
   if (limits.nonBlank === true && text.trim().length === 0) return "must not be blank";
   return undefined;
 }

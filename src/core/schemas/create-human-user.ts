@@ -4,6 +4,7 @@ import type { FieldViolation } from "../errors/index.js";
 import { normalizePhoneNumber } from "../rules/phone-number.js";
 import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
+import { unstorableTextProblem } from "../rules/storable-text.js";
 import { normalizeUsername } from "../rules/username.js";
 import type { CodeDelivery, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
@@ -24,7 +25,10 @@ import {
   plainPassword,
   username,
 } from "./fields.js";
-import type { RulesContext } from "./rules-context.js";
+import { neutralRulesContext, type RulesContext } from "./rules-context.js";
+import { defaultRequestLimits } from "../validation/request-limits.js";
+import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 
 const FIELD_ORDER = ["userId", "username", "organization", "profile", "email", "phone", "metadata", "password", "hashedPassword", "idpLinks", "totpSecret"];
 
@@ -40,6 +44,7 @@ function phoneNumber(context: RulesContext) {
 }
 
 function requestSchema(context: RulesContext) {
+  const limits = context.limits ?? defaultRequestLimits;
   return v.object({
     userId: optional(identifier),
     username: optional(username),
@@ -65,11 +70,21 @@ function requestSchema(context: RulesContext) {
         isVerified: optional(flag),
       }),
     ),
-    metadata: optional(list(record({ key: text({ min: 1, max: MAX_TEXT, nonBlank: true }), value: metadataValue }))),
+    metadata: optional(
+      list(record({ key: text({ min: 1, max: MAX_TEXT, nonBlank: true }), value: metadataValue }), {
+        maxEntries: limits.maxMetadataEntries,
+        maxViolations: limits.maxFieldViolations,
+      }),
+    ),
     password: optional(record({ password: plainPassword(context), changeRequired: optional(flag) })),
     hashedPassword: optional(record({ hash: encodedHash(context), changeRequired: optional(flag) })),
-    idpLinks: optional(list(record({ idpId: identifier, userId: identifier, userName: identifier }))),
-    totpSecret: optional(v.pipe(v.string("must be a string"), parsedWith(parseTotpSecret))),
+    idpLinks: optional(
+      list(record({ idpId: identifier, userId: identifier, userName: identifier }), {
+        maxEntries: limits.maxIdentityProviderLinks,
+        maxViolations: limits.maxFieldViolations,
+      }),
+    ),
+    totpSecret: optional(v.pipe(text({ min: 0, max: Number.POSITIVE_INFINITY }), parsedWith(parseTotpSecret))),
   });
 }
 
@@ -137,9 +152,22 @@ export function createRequestShape(request: Readonly<Record<string, unknown>>): 
     const named = [orgId, orgDomain].filter((value) => value !== undefined && value !== null);
     if (typeof organization !== "object" || Array.isArray(organization)) violations.push(violation(["organization"], "must be an object"));
     else if (named.length !== 1) violations.push(violation(["organization"], "must name exactly one of orgId and orgDomain"));
-    else if (typeof named[0] !== "string" || named[0].length === 0 || named[0].length > MAX_TEXT) {
-      violations.push(violation(["organization", orgId != null ? "orgId" : "orgDomain"], `must be a string of 1 to ${MAX_TEXT} characters`));
+    else {
+      const field = ["organization", orgId != null ? "orgId" : "orgDomain"];
+      const name = named[0];
+      if (typeof name !== "string" || name.length === 0 || name.length > MAX_TEXT) violations.push(violation(field, `must be a string of 1 to ${MAX_TEXT} characters`));
+      else {
+        // Checked here, before the organization is looked up in the store.
+        const problem = unstorableTextProblem(name);
+        if (problem !== undefined) violations.push(violation(field, problem));
+      }
     }
   }
   return violations;
 }
+
+/** Read by `createRequestShape` and the target organization, before the schema. */
+const organizationFields: FieldTree = { members: new Map([["organization", { members: new Map([["orgId", {}], ["orgDomain", {}]]) }]]) };
+
+/** Every field operation A reads: the only parts of a request that are copied. */
+export const createRequestFields: FieldTree = mergeFieldTrees(fieldTreeOf(requestSchema(neutralRulesContext)), organizationFields);

@@ -46,6 +46,11 @@ export const metadataValue = v.pipe(
   }),
 );
 
+/**
+ * A new password. Never stored, yet held to the rule of every text field: an unpaired surrogate
+ * has no UTF-8 form (an encoder would make two different passwords one), and a NUL ends the
+ * password early in bcrypt-family and C-string verifiers the hash may later move to.
+ */
 export function plainPassword(context: RulesContext) {
   return v.pipe(
     text({ min: 1, max: MAX_TEXT }),
@@ -58,7 +63,10 @@ export function plainPassword(context: RulesContext) {
   );
 }
 
-/** An imported hash, fully parsed and within the cost bounds; the message never echoes the hash. */
+/**
+ * An imported hash, fully parsed and within the cost bounds; the message never echoes the hash.
+ * A NUL or an unpaired surrogate is refused by the text rule first (no hash format holds one).
+ */
 export function encodedHash(context: RulesContext) {
   return v.pipe(
     text({ min: 1, max: MAX_TEXT }),

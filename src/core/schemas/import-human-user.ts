@@ -10,7 +10,10 @@ import { firstLinkPerAccount, profileDraft } from "./draft-helpers.js";
 import { member, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
 import { emailAddress, encodedHash, gender, identifier, languageTag, MAX_TEXT, optionalName, personName, plainPassword, username } from "./fields.js";
-import type { RulesContext } from "./rules-context.js";
+import { neutralRulesContext, type RulesContext } from "./rules-context.js";
+import { defaultRequestLimits } from "../validation/request-limits.js";
+import type { FieldTree } from "../wire/field-tree.js";
+import { fieldTreeOf } from "./field-tree-of.js";
 
 const FIELD_ORDER = ["userName", "profile", "email", "phone", "password", "hashedPassword", "passwordChangeRequired", "requestPasswordlessRegistration", "idps"];
 
@@ -23,6 +26,7 @@ const globalPhoneNumber = v.pipe(
 );
 
 function requestSchema(context: RulesContext) {
+  const limits = context.limits ?? defaultRequestLimits;
   return v.object({
     userName: optional(username),
     profile: record({
@@ -39,7 +43,12 @@ function requestSchema(context: RulesContext) {
     hashedPassword: optional(record({ value: encodedHash(context) })),
     passwordChangeRequired: optional(flag),
     requestPasswordlessRegistration: optional(flag),
-    idps: optional(list(record({ configId: identifier, externalUserId: identifier, displayName: optional(text({ min: 0, max: MAX_TEXT })) }))),
+    idps: optional(
+      list(record({ configId: identifier, externalUserId: identifier, displayName: optional(text({ min: 0, max: MAX_TEXT })) }), {
+        maxEntries: limits.maxIdentityProviderLinks,
+        maxViolations: limits.maxFieldViolations,
+      }),
+    ),
   });
 }
 
@@ -78,3 +87,6 @@ export const parseImportRequest = requestParser({ schema: requestSchema, crossFi
 export function importRequestShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
   return requiredObjects(request, ["profile", "email"]);
 }
+
+/** Every field operation B reads: the only parts of a request that are copied. */
+export const importRequestFields: FieldTree = fieldTreeOf(requestSchema(neutralRulesContext));

@@ -6,6 +6,7 @@ import type { FieldViolation } from "../errors/index.js";
 import type { UserFieldName } from "../responses.js";
 import { textProblem } from "../rules/characters.js";
 import { violation } from "../validation/violations.js";
+import type { FieldTree } from "../wire/field-tree.js";
 import { MAX_TEXT } from "./fields.js";
 
 export const DEFAULT_LIST_LIMIT = 100;
@@ -233,3 +234,38 @@ export function parseListUsersRequest(request: Readonly<Record<string, unknown>>
   }
   return ok({ offset, limit, ascending, sortingColumn, sortBy: SORT_FIELDS[sortingColumn], queries });
 }
+
+const named = (...names: readonly string[]): FieldTree => ({ members: new Map(names.map((name) => [name, {}])) });
+
+/**
+ * What a search query reads, `levels` levels deep: the copy reads a nested query no deeper than
+ * this, so a body nested deeper costs nothing (the parser names the level it stops at).
+ */
+function searchQueryFields(levels: number): FieldTree {
+  const members = new Map<string, FieldTree>([
+    ...Object.entries(TEXT_QUERIES).map(([name, [member]]): [string, FieldTree] => [name, named(member, "method")]),
+    ["organizationIdQuery", named("organizationId")],
+    ["stateQuery", named("state")],
+    ["typeQuery", named("type")],
+    ["inUserIdsQuery", { members: new Map([["userIds", { items: {} }]]) }],
+    // Read so that the answer can name them.
+    ...[...UNSUPPORTED_QUERIES].map((name): [string, FieldTree] => [name, named()]),
+  ]);
+  if (levels > 1) {
+    const inner = searchQueryFields(levels - 1);
+    const list: FieldTree = { members: new Map([["queries", { items: inner }]]) };
+    members.set("andQuery", list);
+    members.set("orQuery", list);
+    members.set("notQuery", { members: new Map([["query", inner]]) });
+  }
+  return { members };
+}
+
+/** Every member `listUsers` reads. */
+export const listUsersFields: FieldTree = {
+  members: new Map<string, FieldTree>([
+    ["query", named("offset", "limit", "asc")],
+    ["sortingColumn", {}],
+    ["queries", { items: searchQueryFields(MAX_NESTING + 1) }],
+  ]),
+};

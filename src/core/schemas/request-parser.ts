@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import type { UserDraft } from "../user-draft.js";
+import { defaultRequestLimits } from "../validation/request-limits.js";
 import { inFieldOrder, violationsFromIssues } from "../validation/violations.js";
 import type { RulesContext } from "./rules-context.js";
 
@@ -17,7 +18,11 @@ export interface RequestRules<TSchema extends AnySchema> {
   readonly fieldOrder: readonly string[];
 }
 
-/** A parser that reports every violation at once, or gives the normalized draft. */
+/**
+ * A parser that reports every violation at once, up to the configured cap, or gives the
+ * normalized draft. It answers at most `maxFieldViolations + 1` violations: the one past the cap
+ * tells the error body that more were left out.
+ */
 export function requestParser<TSchema extends AnySchema>(rules: RequestRules<TSchema>) {
   const schemas = new WeakMap<RulesContext, TSchema>();
   return (request: unknown, context: RulesContext): Result<UserDraft, FieldViolation[]> => {
@@ -28,7 +33,10 @@ export function requestParser<TSchema extends AnySchema>(rules: RequestRules<TSc
     }
     const parsed = v.safeParse(schema, request, { abortEarly: false });
     const violations = [...(parsed.success ? [] : violationsFromIssues(parsed.issues)), ...rules.crossField(request)];
-    if (violations.length > 0 || !parsed.success) return err(inFieldOrder(violations, rules.fieldOrder));
+    if (violations.length > 0 || !parsed.success) {
+      const cap = (context.limits ?? defaultRequestLimits).maxFieldViolations;
+      return err(inFieldOrder(violations, rules.fieldOrder).slice(0, cap + 1));
+    }
     return ok(rules.toDraft(parsed.output));
   };
 }

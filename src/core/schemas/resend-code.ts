@@ -6,7 +6,9 @@ import { parseUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { emptyMessage, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
 import { MAX_TEXT } from "./fields.js";
+import type { RulesContext } from "./rules-context.js";
 import { schemaParser } from "./schema-parser.js";
+import { withUserId } from "./user-id.js";
 
 /** Where a resent code goes: into a message (with the email link's template, if given), or back in the response. */
 export type ResendDelivery = { readonly kind: "send"; readonly urlTemplate?: UrlTemplate } | { readonly kind: "return" };
@@ -21,8 +23,10 @@ const emailResendSchema = record({
 const phoneResendSchema = record({ sendCode: optional(emptyMessage), returnCode: optional(emptyMessage) });
 
 const ORDER = ["userId", "sendCode", "returnCode"];
-const parseEmail = schemaParser(() => emailResendSchema, ORDER);
-const parsePhone = schemaParser(() => phoneResendSchema, ORDER);
+const emailParser = schemaParser(() => emailResendSchema, ORDER);
+const phoneParser = schemaParser(() => phoneResendSchema, ORDER);
+export const resendEmailCodeFields = withUserId(emailParser.fields);
+export const resendPhoneCodeFields = withUserId(phoneParser.fields);
 
 /** `sendCode` and `returnCode` are a protobuf oneof: at most one. */
 export function resendCodeShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
@@ -31,8 +35,8 @@ export function resendCodeShape(request: Readonly<Record<string, unknown>>): Fie
 }
 
 /** `resendEmailCode`: returned when `returnCode` is set, else sent (with `sendCode.urlTemplate`, if any). */
-export function parseResendEmailCodeRequest(request: unknown, context: Parameters<typeof parseEmail>[1]): Result<ResendDelivery, FieldViolation[]> {
-  return parseEmail(request, context).map((parsed): ResendDelivery => {
+export function parseResendEmailCodeRequest(request: unknown, context: RulesContext): Result<ResendDelivery, FieldViolation[]> {
+  return emailParser.parse(request, context).map((parsed): ResendDelivery => {
     if (parsed.returnCode != null) return { kind: "return" };
     const template = parsed.sendCode?.urlTemplate ?? undefined;
     return template === undefined ? { kind: "send" } : { kind: "send", urlTemplate: template };
@@ -40,8 +44,8 @@ export function parseResendEmailCodeRequest(request: unknown, context: Parameter
 }
 
 /** `resendPhoneCode`: returned when `returnCode` is set, else sent by SMS. */
-export function parseResendPhoneCodeRequest(request: unknown, context: Parameters<typeof parsePhone>[1]): Result<ResendDelivery, FieldViolation[]> {
-  return parsePhone(request, context).map((parsed): ResendDelivery => (parsed.returnCode != null ? { kind: "return" } : { kind: "send" }));
+export function parseResendPhoneCodeRequest(request: unknown, context: RulesContext): Result<ResendDelivery, FieldViolation[]> {
+  return phoneParser.parse(request, context).map((parsed): ResendDelivery => (parsed.returnCode != null ? { kind: "return" } : { kind: "send" }));
 }
 
 /** An address, or "" (as protobuf JSON's default) for none; trimmed like creation's addresses. */
@@ -53,9 +57,10 @@ const optionalEmail = v.pipe(
   ),
 );
 
-const parseInitialization = schemaParser(() => record({ email: optional(optionalEmail) }), ["userId", "email"]);
+const initializationParser = schemaParser(() => record({ email: optional(optionalEmail) }), ["userId", "email"]);
+export const resendInitializationFields = withUserId(initializationParser.fields);
 
 /** `resendInitialization`: the new address, if the request changes it. */
-export function parseResendInitializationRequest(request: unknown, context: Parameters<typeof parseInitialization>[1]): Result<{ readonly email: string | undefined }, FieldViolation[]> {
-  return parseInitialization(request, context).map((parsed) => ({ email: parsed.email ?? undefined }));
+export function parseResendInitializationRequest(request: unknown, context: RulesContext): Result<{ readonly email: string | undefined }, FieldViolation[]> {
+  return initializationParser.parse(request, context).map((parsed) => ({ email: parsed.email ?? undefined }));
 }

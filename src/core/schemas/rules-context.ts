@@ -1,4 +1,5 @@
 import type { PasswordComplexityPolicy } from "../../ports/directory.js";
+import type { ResolvedRequestLimits } from "../validation/request-limits.js";
 
 /** What the field rules need beyond the request: configuration and the organization's policy. */
 export interface RulesContext {
@@ -6,4 +7,9 @@ export interface RulesContext {
   /** Why an imported password hash is refused, or undefined when it is accepted. */
   readonly refusalOfHash: (encoded: string) => string | undefined;
   readonly passwordPolicy: PasswordComplexityPolicy | undefined;
+  /** From `config.limits` (see `resolveRequestLimits`); absent means the defaults. */
+  readonly limits?: ResolvedRequestLimits;
 }
+
+/** A context with nothing configured: enough to learn which fields a schema reads. */
+export const neutralRulesContext: RulesContext = Object.freeze({ defaultPhoneRegion: undefined, refusalOfHash: () => undefined, passwordPolicy: undefined });

@@ -1,6 +1,7 @@
 import type { FieldViolation } from "../errors/index.js";
 import { textProblem } from "../rules/characters.js";
 import { violation } from "../validation/violations.js";
+import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
 import { MAX_TEXT } from "./fields.js";
 
 /**
@@ -18,4 +19,11 @@ export function userIdShape(request: Readonly<Record<string, unknown>>): FieldVi
 /** The user a request names; `userIdShape` has checked it. */
 export function requestedUserId(request: Readonly<Record<string, unknown>>): string {
   return String(request["userId"]);
+}
+
+const userIdFields: FieldTree = { members: new Map([["userId", {}]]) };
+
+/** A command's fields with `userId` (checked by `userIdShape`, read from the body or the path). */
+export function withUserId(fields: FieldTree = {}): FieldTree {
+  return mergeFieldTrees(userIdFields, fields);
 }

@@ -16,25 +16,66 @@ export const defaultCodeSpecs: Readonly<Record<CodeKind, CodeSpec>> = Object.fre
   passwordless: { length: 12, alphabet: LETTERS_DIGITS, lifetimeSeconds: 3600 },
 });
 
+/** The configured members of `kind` over its defaults; a member left undefined keeps its default. */
 export function codeSpec(config: HumanUsersConfig | undefined, kind: CodeKind): CodeSpec {
-  return { ...defaultCodeSpecs[kind], ...config?.codes?.[kind] };
+  const given = config?.codes?.[kind];
+  const defaults = defaultCodeSpecs[kind];
+  return {
+    length: given?.length ?? defaults.length,
+    alphabet: given?.alphabet ?? defaults.alphabet,
+    lifetimeSeconds: given?.lifetimeSeconds ?? defaults.lifetimeSeconds,
+  };
+}
+
+export const CODE_LENGTH = { min: 1, max: 64 } as const;
+export const ALPHABET_SIZE = { min: 2, max: 256 } as const;
+/** Refills of the buffer before a random source that gives only refused bytes is given up on. */
+const MAX_REFILLS = 64;
+
+const alphabets = new Map<string, readonly string[] | undefined>();
+
+/**
+ * The alphabet's characters (code points, so that a character outside the Basic Multilingual Plane
+ * stays whole), or undefined when it has fewer than 2 or more than 256 or repeats one: one random
+ * byte must pick a character, and a repeated one would be drawn twice as often.
+ */
+export function alphabetCharacters(alphabet: string): readonly string[] | undefined {
+  if (alphabets.has(alphabet)) return alphabets.get(alphabet);
+  const characters = alphabet.length > 2 * ALPHABET_SIZE.max ? [] : Array.from(alphabet);
+  const usable = characters.length >= ALPHABET_SIZE.min && characters.length <= ALPHABET_SIZE.max && new Set(characters).size === characters.length;
+  const result = usable ? characters : undefined;
+  if (alphabets.size >= 64) alphabets.clear();
+  alphabets.set(alphabet, result);
+  return result;
+}
+
+export function isCodeLength(length: unknown): length is number {
+  return typeof length === "number" && Number.isInteger(length) && length >= CODE_LENGTH.min && length <= CODE_LENGTH.max;
 }
 
 /**
  * A code drawn from `random` without modulo bias: bytes at or above the largest multiple of the
- * alphabet's size are thrown away and drawn again.
+ * alphabet's size are thrown away and drawn again. A source that gives nothing usable in 64
+ * refills is broken, not unlucky (a real one does that with odds below 2^-1000): that throws, and the
+ * operation answers 13. A spec the configuration check refuses throws a RangeError.
  */
 export function generateCode(spec: CodeSpec, random: RandomSource): string {
-  const size = spec.alphabet.length;
+  const characters = alphabetCharacters(spec.alphabet);
+  if (characters === undefined) throw new RangeError(`a code alphabet needs ${ALPHABET_SIZE.min} to ${ALPHABET_SIZE.max} distinct characters`);
+  if (!isCodeLength(spec.length)) throw new RangeError(`a code length is a whole number from ${CODE_LENGTH.min} to ${CODE_LENGTH.max}`);
+  const size = characters.length;
   const limit = 256 - (256 % size);
   let code = "";
+  let drawn = 0;
   const buffer = new Uint8Array(Math.max(16, spec.length * 2));
-  while (code.length < spec.length) {
+  for (let refill = 0; drawn < spec.length; refill++) {
+    if (refill === MAX_REFILLS) throw new Error("the random source gave no usable bytes");
     random.fill(buffer);
     for (const byte of buffer) {
       if (byte >= limit) continue;
-      code += spec.alphabet[byte % size];
-      if (code.length === spec.length) break;
+      code += characters[byte % size];
+      drawn += 1;
+      if (drawn === spec.length) break;
     }
   }
   return code;

@@ -1,0 +1,250 @@
+// The one check of the ports and the configuration: run once per ports object when the ports are
+// resolved (every operation answers its verdict), and exported for a host to call at start-up.
+// A setting the library cannot honour is named here, instead of hanging, failing later or being
+// quietly replaced by a default.
+import { err, ok, type Result } from "neverthrow";
+import { isSupportedCountry } from "libphonenumber-js/min";
+import type { Ports } from "../ports/index.js";
+import type { ErrorBody } from "../shared/error-body.js";
+import { invalidConfiguration } from "./errors/user-errors.js";
+import { parseUrlTemplate } from "./rules/url-template.js";
+import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
+import { keysProblems } from "./secrets/key-check.js";
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/** Ten years: a longer code lifetime is a mistake, and would overflow the dates it makes. */
+const MAX_CODE_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
+const MAX_APPEND_ATTEMPTS = 100;
+
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === "object" && value !== null ? (value as Fields) : undefined;
+}
+
+function isFunction(value: unknown): boolean {
+  return typeof value === "function";
+}
+
+function isWholeAtLeast(value: unknown, minimum: number): boolean {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= minimum;
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0;
+}
+
+/**
+ * Collects problems; a getter that throws while a section is read becomes a problem of that
+ * section rather than an exception.
+ */
+class Problems {
+  readonly found: string[] = [];
+
+  add(problem: string): void {
+    this.found.push(problem);
+  }
+
+  section(name: string, check: () => void): void {
+    try {
+      check();
+    } catch {
+      this.add(`${name} could not be read`);
+    }
+  }
+}
+
+/** A required port: present, an object, with the methods the library calls. */
+function requirePort(problems: Problems, value: unknown, name: string, methods: readonly string[]): void {
+  if (value === undefined || value === null) return problems.add(`${name} is missing`);
+  optionalPort(problems, value, name, methods);
+}
+
+/** An optional port: absent, or an object with the methods the library calls. */
+function optionalPort(problems: Problems, value: unknown, name: string, methods: readonly string[]): void {
+  if (value === undefined) return;
+  const port = fieldsOf(value);
+  if (port === undefined) return problems.add(`${name} must be an object`);
+  for (const method of methods) if (!isFunction(port[method])) problems.add(`${name}.${method} must be a function`);
+}
+
+const DIRECTORY_METHODS = ["findOrganization", "findOrganizationByDomain", "findIdentityProvider"] as const;
+
+function checkStorage(problems: Problems, ports: Fields): void {
+  const storageValue = ports["storage"];
+  if (storageValue === undefined || storageValue === null) return problems.add("ports.storage is missing");
+  const storage = fieldsOf(storageValue);
+  if (storage === undefined) return problems.add("ports.storage must be an object");
+  // `ports.directory` takes the place of the store's own directory.
+  if (ports["directory"] === undefined) requirePort(problems, storage["directory"], "ports.storage.directory", DIRECTORY_METHODS);
+  requirePort(problems, storage["userLog"], "ports.storage.userLog", ["findHeldClaims", "append", "loadEvents"]);
+  requirePort(problems, storage["outbox"], "ports.storage.outbox", ["lease", "markDelivered", "markFailed"]);
+}
+
+function checkPorts(problems: Problems, ports: Fields): void {
+  problems.section("ports.storage", () => checkStorage(problems, ports));
+  problems.section("ports.mailer", () => requirePort(problems, ports["mailer"], "ports.mailer", ["send"]));
+  problems.section("ports.clock", () => requirePort(problems, ports["clock"], "ports.clock", ["now"]));
+  const optional: readonly [string, readonly string[]][] = [
+    ["directory", DIRECTORY_METHODS],
+    ["ids", ["next"]],
+    ["random", ["fill"]],
+    ["authorizer", ["hasPermission"]],
+    ["passwordHasher", ["hash", "isCurrent"]],
+    ["sms", ["send"]],
+    ["logger", ["warn", "error"]],
+  ];
+  for (const [name, methods] of optional) problems.section(`ports.${name}`, () => optionalPort(problems, ports[name], `ports.${name}`, methods));
+}
+
+/** Durable stores need keys that survive a restart, or the host's explicit opt-in. */
+function checkKeys(problems: Problems, ports: Fields, config: Fields | undefined): void {
+  const keys = ports["keys"];
+  if (keys !== undefined) {
+    for (const problem of keysProblems(keys, "ports.keys")) problems.add(problem);
+    return;
+  }
+  const durable = fieldsOf(ports["storage"])?.["durable"] === true;
+  if (durable && config?.["allowThrowawayKeys"] !== true) {
+    problems.add(
+      "ports.keys is missing: the store is durable (storage.durable), so codes must still check after a restart; " +
+        "give keys (keysFromEnvironment) or set config.allowThrowawayKeys: true",
+    );
+  }
+}
+
+function checkCodeSpec(problems: Problems, value: unknown, name: string): void {
+  const spec = fieldsOf(value);
+  if (spec === undefined) return problems.add(`${name} must be an object`);
+  const { length, alphabet, lifetimeSeconds } = spec;
+  if (length !== undefined && !isCodeLength(length)) problems.add(`${name}.length must be a whole number from ${CODE_LENGTH.min} to ${CODE_LENGTH.max}`);
+  if (alphabet !== undefined && (typeof alphabet !== "string" || alphabetCharacters(alphabet) === undefined)) {
+    problems.add(`${name}.alphabet must be a string of ${ALPHABET_SIZE.min} to ${ALPHABET_SIZE.max} distinct characters`);
+  }
+  if (lifetimeSeconds !== undefined && !(isWholeAtLeast(lifetimeSeconds, 1) && (lifetimeSeconds as number) <= MAX_CODE_LIFETIME_SECONDS)) {
+    problems.add(`${name}.lifetimeSeconds must be a whole number of seconds from 1 to ${MAX_CODE_LIFETIME_SECONDS}`);
+  }
+}
+
+function checkCodes(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const codes = fieldsOf(value);
+  if (codes === undefined) return problems.add("config.codes must be an object");
+  const kinds = Object.keys(defaultCodeSpecs);
+  for (const [kind, spec] of Object.entries(codes)) {
+    if (!kinds.includes(kind)) problems.add(`config.codes.${kind} is not a kind of code (${kinds.join(", ")})`);
+    else if (spec !== undefined) checkCodeSpec(problems, spec, `config.codes.${kind}`);
+  }
+}
+
+function checkOrigin(problems: Problems, origin: unknown): void {
+  if (origin === undefined) return;
+  const problem = "config.origin must be an absolute http or https URL without query or fragment";
+  if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return problems.add(problem);
+  try {
+    const url = new URL(origin);
+    if (url.hostname === "" || url.search !== "" || url.hash !== "" || origin.includes("#") || origin.includes("?")) problems.add(problem);
+  } catch {
+    problems.add(problem);
+  }
+}
+
+function checkUrlTemplate(problems: Problems, value: unknown, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== "string") return problems.add(`${name} must be a string`);
+  const parsed = parseUrlTemplate(value);
+  if (parsed.isErr()) problems.add(`${name} ${parsed.error}`);
+}
+
+function checkDelivery(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const delivery = fieldsOf(value);
+  if (delivery === undefined) return problems.add("config.delivery must be an object");
+  for (const name of ["maxAttempts", "batchSize", "concurrency"]) {
+    const setting = delivery[name];
+    if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.delivery.${name} must be a whole number, 1 or more`);
+  }
+  for (const name of ["initialBackoffSeconds", "maxBackoffSeconds", "leaseSeconds"]) {
+    const setting = delivery[name];
+    if (setting !== undefined && !isPositive(setting)) problems.add(`config.delivery.${name} must be a number of seconds above 0`);
+  }
+  const { initialBackoffSeconds: initial, maxBackoffSeconds: max } = delivery;
+  if (isPositive(initial) && isPositive(max) && max < initial) {
+    problems.add("config.delivery.maxBackoffSeconds must not be below config.delivery.initialBackoffSeconds");
+  }
+}
+
+function checkLimits(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const limits = fieldsOf(value);
+  if (limits === undefined) return problems.add("config.limits must be an object");
+  for (const [name, setting] of Object.entries(limits)) {
+    if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.limits.${name} must be a whole number, 1 or more`);
+  }
+}
+
+function checkConfig(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const config = fieldsOf(value);
+  if (config === undefined) return problems.add("ports.config must be an object");
+  problems.section("config.origin", () => checkOrigin(problems, config["origin"]));
+  for (const name of ["emailVerificationUrlTemplate", "initializationUrlTemplate"]) {
+    problems.section(`config.${name}`, () => checkUrlTemplate(problems, config[name], `config.${name}`));
+  }
+  problems.section("config.codes", () => checkCodes(problems, config["codes"]));
+  problems.section("config.defaultPhoneRegion", () => {
+    const region = config["defaultPhoneRegion"];
+    if (region !== undefined && (typeof region !== "string" || !isSupportedCountry(region))) {
+      problems.add("config.defaultPhoneRegion must be an ISO 3166-1 alpha-2 region with phone numbers, such as CH or US");
+    }
+  });
+  problems.section("config.immediateDelivery", () => {
+    const mode = config["immediateDelivery"];
+    if (mode !== undefined && mode !== "await" && mode !== "background" && mode !== "off") {
+      problems.add('config.immediateDelivery must be "await", "background" or "off"');
+    }
+  });
+  problems.section("config.appendAttempts", () => {
+    const attempts = config["appendAttempts"];
+    if (attempts !== undefined && !(isWholeAtLeast(attempts, 1) && (attempts as number) <= MAX_APPEND_ATTEMPTS)) {
+      problems.add(`config.appendAttempts must be a whole number from 1 to ${MAX_APPEND_ATTEMPTS}`);
+    }
+  });
+  problems.section("config.directoryCacheSeconds", () => {
+    const seconds = config["directoryCacheSeconds"];
+    if (seconds !== undefined && !(typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0)) {
+      problems.add("config.directoryCacheSeconds must be a number of seconds, 0 or more");
+    }
+  });
+  problems.section("config.allowThrowawayKeys", () => {
+    const allow = config["allowThrowawayKeys"];
+    if (allow !== undefined && typeof allow !== "boolean") problems.add("config.allowThrowawayKeys must be true or false");
+  });
+  problems.section("config.delivery", () => checkDelivery(problems, config["delivery"]));
+  problems.section("config.limits", () => checkLimits(problems, config["limits"]));
+}
+
+/** Every problem of `ports`, each naming its setting; empty when the library can run with them. */
+export function configurationProblems(ports: unknown): string[] {
+  const problems = new Problems();
+  const fields = fieldsOf(ports);
+  if (fields === undefined) return ["ports must be an object"];
+  checkPorts(problems, fields);
+  let config: unknown;
+  problems.section("ports.config", () => {
+    config = fields["config"];
+    checkConfig(problems, config);
+  });
+  problems.section("ports.keys", () => checkKeys(problems, fields, fieldsOf(config)));
+  return problems.found;
+}
+
+/**
+ * Checks the ports and their configuration, as every operation does before it runs: Ok, or
+ * code 9 (`errorIds.invalidConfiguration`) with a message naming each setting that is wrong
+ * ("ports.mailer is missing; config.codes.email.alphabet must be ..."). Call it at start-up to
+ * fail early. Never throws.
+ */
+export function checkConfiguration(ports: Ports): Result<void, ErrorBody> {
+  const problems = configurationProblems(ports);
+  return problems.length === 0 ? ok(undefined) : err(invalidConfiguration(problems));
+}

@@ -1,0 +1,55 @@
+// What makes keys usable, in words that name the setting: shared by the configuration check and
+// by the loading of keys from the environment.
+
+/** Bytes of the code HMAC key: at least SHA-256's block of security, at most what is sensible to configure. */
+export const CODE_HMAC_KEY_BYTES = { min: 32, max: 1024 } as const;
+/** AES-256 takes exactly 32 bytes. */
+export const ENCRYPTION_KEY_BYTES = 32;
+const MAX_KEY_ID_LENGTH = 200;
+
+function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A key id: recorded with every hashed code and sealed secret, so it must be short, printable text. */
+export function keyIdProblem(keyId: unknown, name: string): string | undefined {
+  if (typeof keyId !== "string" || keyId === "" || keyId.length > MAX_KEY_ID_LENGTH || /[\s,:]|\p{C}/u.test(keyId)) {
+    return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters, without spaces, commas, colons or control characters`;
+  }
+  return undefined;
+}
+
+/** The problems of one key set at `name` (`ports.keys`, `ports.keys.previous[0]`). */
+export function keySetProblems(value: unknown, name: string): string[] {
+  const keySet = record(value);
+  if (keySet === undefined) return [`${name} must be an object with keyId, codeHmacKey and encryptionKey`];
+  const problems: string[] = [];
+  const idProblem = keyIdProblem(keySet["keyId"], `${name}.keyId`);
+  if (idProblem !== undefined) problems.push(idProblem);
+  const hmacKey = keySet["codeHmacKey"];
+  if (!(hmacKey instanceof Uint8Array) || hmacKey.length < CODE_HMAC_KEY_BYTES.min || hmacKey.length > CODE_HMAC_KEY_BYTES.max) {
+    problems.push(`${name}.codeHmacKey must be a Uint8Array of ${CODE_HMAC_KEY_BYTES.min} to ${CODE_HMAC_KEY_BYTES.max} bytes`);
+  }
+  const encryptionKey = keySet["encryptionKey"];
+  if (!(encryptionKey instanceof Uint8Array) || encryptionKey.length !== ENCRYPTION_KEY_BYTES) {
+    problems.push(`${name}.encryptionKey must be a Uint8Array of ${ENCRYPTION_KEY_BYTES} bytes`);
+  }
+  return problems;
+}
+
+/** The problems of `ports.keys`: the current set, and each retired one, every key id once. */
+export function keysProblems(value: unknown, name: string): string[] {
+  const problems = keySetProblems(value, name);
+  const previous = record(value)?.["previous"];
+  if (previous === undefined) return problems;
+  if (!Array.isArray(previous)) return [...problems, `${name}.previous must be an array of key sets`];
+  const seen = new Set<unknown>([record(value)?.["keyId"]]);
+  previous.forEach((keySet: unknown, index) => {
+    const at = `${name}.previous[${index}]`;
+    problems.push(...keySetProblems(keySet, at));
+    const keyId = record(keySet)?.["keyId"];
+    if (seen.has(keyId)) problems.push(`${at}.keyId repeats a key id: each key set needs its own`);
+    seen.add(keyId);
+  });
+  return problems;
+}

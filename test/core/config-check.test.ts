@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { configurationProblems } from "../../src/core/config-check.js";
+import { checkConfiguration, memoryStore, type HumanUsersConfig, type Ports } from "../../src/index.js";
+import { testKeys, testPorts } from "../operations/support/ports.js";
+
+const ERROR_DETAIL = "type.googleapis.com/zitadel.v1.ErrorDetail";
+
+function configurationError(message: string) {
+  return { code: 9, message, details: [{ "@type": ERROR_DETAIL, id: "USER-c0nf", message }] };
+}
+
+function withConfig(config: unknown): Ports {
+  return testPorts({ config: config as HumanUsersConfig });
+}
+
+describe("checkConfiguration", () => {
+  it("accepts the test ports, and every setting at its documented bounds", () => {
+    expect(checkConfiguration(testPorts())).toEqual({ value: undefined });
+    const bounds = {
+      origin: "https://login.example.com/base/",
+      emailVerificationUrlTemplate: "https://example.com/verify?u={{.UserID}}&c={{ .Code }}",
+      initializationUrlTemplate: "https://example.com/init/{{.OrgID}}",
+      codes: {
+        email: { length: 1, alphabet: "AB", lifetimeSeconds: 1 },
+        phone: { length: 64, alphabet: Array.from({ length: 256 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join(""), lifetimeSeconds: 315_360_000 },
+        init: { alphabet: "😀😁" },
+        passwordless: {},
+      },
+      defaultPhoneRegion: "CH",
+      immediateDelivery: "background",
+      appendAttempts: 100,
+      directoryCacheSeconds: 0,
+      allowThrowawayKeys: false,
+      delivery: { maxAttempts: 1, initialBackoffSeconds: 0.5, maxBackoffSeconds: 0.5, leaseSeconds: 1, batchSize: 1, concurrency: 1 },
+      limits: { maxMetadataEntries: 1, maxIdentityProviderLinks: 1_000_000, maxFieldViolations: 1 },
+    };
+    expect(configurationProblems(withConfig(bounds))).toEqual([]);
+  });
+
+  it("names a missing required port, as a whole error body", () => {
+    const { mailer: _mailer, ...ports } = testPorts();
+    expect(checkConfiguration(ports as unknown as Ports)).toEqual({ error: configurationError("invalid configuration: ports.mailer is missing") });
+  });
+
+  it("names every missing or unusable port, and a storage part by its name", () => {
+    const store = memoryStore();
+    const ports = { storage: { directory: store.directory, userLog: { append: () => undefined } }, clock: null, ids: {}, random: 5, logger: { warn: () => undefined } };
+    expect(configurationProblems(ports)).toEqual([
+      "ports.storage.userLog.findHeldClaims must be a function",
+      "ports.storage.userLog.loadEvents must be a function",
+      "ports.storage.outbox is missing",
+      "ports.mailer is missing",
+      "ports.clock is missing",
+      "ports.ids.next must be a function",
+      "ports.random must be an object",
+      "ports.logger.error must be a function",
+    ]);
+    expect(configurationProblems({ mailer: {}, clock: { now: () => new Date() } })).toEqual(["ports.storage is missing", "ports.mailer.send must be a function"]);
+  });
+
+  it("takes ports.directory in place of the store's own directory", () => {
+    const { directory, ...storage } = memoryStore();
+    expect(configurationProblems({ ...testPorts(), storage })).toEqual([
+      "ports.storage.directory is missing",
+    ]);
+    expect(configurationProblems({ ...testPorts(), storage, directory })).toEqual([]);
+  });
+
+  it("answers, never throws, for ports that are not an object or whose members throw when read", () => {
+    for (const ports of [null, undefined, 5, "ports"]) {
+      expect(checkConfiguration(ports as unknown as Ports)).toEqual({ error: configurationError("invalid configuration: ports must be an object") });
+    }
+    const hostile = Object.defineProperties({ ...testPorts() }, {
+      mailer: { get: () => { throw new Error("no"); } },
+      config: { get: () => { throw new Error("no"); } },
+    });
+    expect(configurationProblems(hostile)).toEqual(["ports.mailer could not be read", "ports.config could not be read"]);
+  });
+
+  it("refuses code specs that cannot make codes: alphabets, lengths, lifetimes and unknown kinds", () => {
+    const codes = {
+      email: { alphabet: "" },
+      phone: { alphabet: "x".repeat(300), length: 0 },
+      init: { alphabet: "AAB", length: 65, lifetimeSeconds: 0 },
+      passwordless: { alphabet: 36, length: 1.5, lifetimeSeconds: 315_360_001 },
+      emial: { length: 6 },
+    };
+    expect(configurationProblems(withConfig({ codes }))).toEqual([
+      "config.codes.email.alphabet must be a string of 2 to 256 distinct characters",
+      "config.codes.phone.length must be a whole number from 1 to 64",
+      "config.codes.phone.alphabet must be a string of 2 to 256 distinct characters",
+      "config.codes.init.length must be a whole number from 1 to 64",
+      "config.codes.init.alphabet must be a string of 2 to 256 distinct characters",
+      "config.codes.init.lifetimeSeconds must be a whole number of seconds from 1 to 315360000",
+      "config.codes.passwordless.length must be a whole number from 1 to 64",
+      "config.codes.passwordless.alphabet must be a string of 2 to 256 distinct characters",
+      "config.codes.passwordless.lifetimeSeconds must be a whole number of seconds from 1 to 315360000",
+      "config.codes.emial is not a kind of code (email, phone, init, passwordless)",
+    ]);
+    expect(configurationProblems(withConfig({ codes: [] }))).toEqual([]);
+    expect(configurationProblems(withConfig({ codes: "short" }))).toEqual(["config.codes must be an object"]);
+    expect(configurationProblems(withConfig({ codes: { email: null } }))).toEqual(["config.codes.email must be an object"]);
+  });
+
+  it("refuses an origin that is not an absolute http(s) URL, or carries a query or fragment", () => {
+    const problem = "config.origin must be an absolute http or https URL without query or fragment";
+    for (const origin of ["example.com", "ftp://example.com", "https://", "https://example.com/?a=1", "https://example.com/#top", "https://example.com?", 8080]) {
+      expect(configurationProblems(withConfig({ origin }))).toEqual([problem]);
+    }
+  });
+
+  it("refuses URL templates the links could not be made from", () => {
+    expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: "https://x.example/{{.Nope}}", initializationUrlTemplate: "/relative?c={{.Code}}" }))).toEqual([
+      "config.emailVerificationUrlTemplate has an unknown placeholder (allowed: {{.UserID}}, {{.Code}}, {{.OrgID}})",
+      "config.initializationUrlTemplate must give an absolute http or https URL",
+    ]);
+    expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: ["https://x.example"] }))).toEqual(["config.emailVerificationUrlTemplate must be a string"]);
+  });
+
+  it("refuses delivery settings, append attempts and modes it would otherwise quietly replace", () => {
+    const config = {
+      immediateDelivery: "sometimes",
+      appendAttempts: 0,
+      directoryCacheSeconds: -1,
+      allowThrowawayKeys: "yes",
+      defaultPhoneRegion: "XX",
+      delivery: { maxAttempts: 0, initialBackoffSeconds: Number.NaN, maxBackoffSeconds: -1, leaseSeconds: "300", batchSize: 2.5, concurrency: Infinity },
+    };
+    expect(configurationProblems(withConfig(config))).toEqual([
+      "config.defaultPhoneRegion must be an ISO 3166-1 alpha-2 region with phone numbers, such as CH or US",
+      'config.immediateDelivery must be "await", "background" or "off"',
+      "config.appendAttempts must be a whole number from 1 to 100",
+      "config.directoryCacheSeconds must be a number of seconds, 0 or more",
+      "config.allowThrowawayKeys must be true or false",
+      "config.delivery.maxAttempts must be a whole number, 1 or more",
+      "config.delivery.batchSize must be a whole number, 1 or more",
+      "config.delivery.concurrency must be a whole number, 1 or more",
+      "config.delivery.initialBackoffSeconds must be a number of seconds above 0",
+      "config.delivery.maxBackoffSeconds must be a number of seconds above 0",
+      "config.delivery.leaseSeconds must be a number of seconds above 0",
+    ]);
+    expect(configurationProblems(withConfig({ appendAttempts: 101, delivery: { initialBackoffSeconds: 60, maxBackoffSeconds: 30 } }))).toEqual([
+      "config.appendAttempts must be a whole number from 1 to 100",
+      "config.delivery.maxBackoffSeconds must not be below config.delivery.initialBackoffSeconds",
+    ]);
+    expect(configurationProblems(withConfig(null))).toEqual(["ports.config must be an object"]);
+    expect(configurationProblems(withConfig({ limits: { maxMetadataEntries: 0, maxIdentityProviderLinks: "20", maxFieldViolations: 2.5 } }))).toEqual([
+      "config.limits.maxMetadataEntries must be a whole number, 1 or more",
+      "config.limits.maxIdentityProviderLinks must be a whole number, 1 or more",
+      "config.limits.maxFieldViolations must be a whole number, 1 or more",
+    ]);
+    expect(configurationProblems(withConfig({ limits: 100 }))).toEqual(["config.limits must be an object"]);
+  });
+
+  it("refuses keys of the wrong sizes, and a key id used twice", () => {
+    const keys = {
+      keyId: "",
+      codeHmacKey: new Uint8Array(16),
+      encryptionKey: new Uint8Array(31),
+      previous: [{ ...testKeys, keyId: "old" }, { ...testKeys, keyId: "old", encryptionKey: "AAAA" }, null],
+    };
+    expect(configurationProblems(testPorts({ keys: keys as unknown as NonNullable<Ports["keys"]> }))).toEqual([
+      "ports.keys.keyId must be 1 to 200 characters, without spaces, commas, colons or control characters",
+      "ports.keys.codeHmacKey must be a Uint8Array of 32 to 1024 bytes",
+      "ports.keys.encryptionKey must be a Uint8Array of 32 bytes",
+      "ports.keys.previous[1].encryptionKey must be a Uint8Array of 32 bytes",
+      "ports.keys.previous[1].keyId repeats a key id: each key set needs its own",
+      "ports.keys.previous[2] must be an object with keyId, codeHmacKey and encryptionKey",
+    ]);
+    expect(configurationProblems(testPorts({ keys: { ...testKeys, previous: [testKeys] } }))).toEqual(["ports.keys.previous[0].keyId repeats a key id: each key set needs its own"]);
+  });
+
+  it("refuses a durable store without keys, unless the host opts in to throwaway keys", () => {
+    const { keys: _keys, ...withoutKeys } = testPorts();
+    const durable = { ...withoutKeys, storage: { ...withoutKeys.storage, durable: true } };
+    expect(checkConfiguration(durable)).toEqual({
+      error: configurationError(
+        "invalid configuration: ports.keys is missing: the store is durable (storage.durable), so codes must still check after a restart; " +
+          "give keys (keysFromEnvironment) or set config.allowThrowawayKeys: true",
+      ),
+    });
+    expect(configurationProblems({ ...durable, config: { allowThrowawayKeys: true } })).toEqual([]);
+    expect(configurationProblems({ ...durable, keys: testKeys })).toEqual([]);
+    // A store that forgets between runs loses its codes with its keys: nothing to refuse.
+    expect(configurationProblems(withoutKeys)).toEqual([]);
+  });
+});

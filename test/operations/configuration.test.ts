@@ -1,0 +1,88 @@
+// Every operation answers the configuration check's verdict before it does anything: code 9 naming
+// the setting, for ports that cannot work, instead of hanging or answering what the setting lies about.
+import { err } from "neverthrow";
+import { describe, expect, it } from "vitest";
+import { createHumanUser, importHumanUser, importHumanUsers, type HumanUsersConfig, type Ports } from "../../src/index.js";
+import { collect } from "../bulk/support.js";
+import { member, minimalCreate, plainError, testPorts } from "./support/ports.js";
+
+const context = { requester: member };
+const importRequest = { userName: "ann", profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test" } };
+
+function configurationError(problem: string) {
+  return plainError(9, "USER-c0nf", `invalid configuration: ${problem}`);
+}
+
+describe("operations with a configuration that cannot work", () => {
+  it("answer 9 naming an empty code alphabet, and write nothing (it made codes of 'undefined')", async () => {
+    const ports = testPorts({ config: { codes: { email: { alphabet: "" } } } });
+    const returned = { ...minimalCreate(), email: { email: "ann@acme.test", returnCode: {} } };
+    expect(await createHumanUser(ports, returned, context)).toEqual(err(configurationError("config.codes.email.alphabet must be a string of 2 to 256 distinct characters")));
+    expect(ports.storage.events()).toEqual([]);
+  });
+
+  it("answer 9 naming an alphabet over 256 characters (drawing from it never ended)", async () => {
+    const ports = testPorts({ config: { codes: { init: { alphabet: Array.from({ length: 300 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("") } } } });
+    expect(await importHumanUser(ports, importRequest, { ...context, orgId: "acme" })).toEqual(
+      err(configurationError("config.codes.init.alphabet must be a string of 2 to 256 distinct characters")),
+    );
+  });
+
+  it("answer 9 naming a missing port, from every operation", async () => {
+    const { mailer: _mailer, ...ports } = testPorts();
+    const missing = ports as unknown as Ports;
+    const expected = configurationError("ports.mailer is missing");
+    expect(await createHumanUser(missing, minimalCreate(), context)).toEqual(err(expected));
+    expect(await importHumanUser(missing, importRequest, context)).toEqual(err(expected));
+    expect(await collect(importHumanUsers(missing, [importRequest], context))).toEqual([{ index: 0, error: expected }]);
+  });
+
+  it("check the configuration once per ports object", async () => {
+    let reads = 0;
+    const base = testPorts();
+    const config: HumanUsersConfig = { immediateDelivery: "off" };
+    const ports = Object.defineProperty({ ...base }, "config", { get: () => ((reads += 1), config), enumerable: true }) as Ports;
+    const create = async (email: string) => (await createHumanUser(ports, { ...minimalCreate(), email: { email } }, context)).isOk();
+    const first = await create("a@acme.test");
+    const afterFirst = reads;
+    const others = [await create("b@acme.test"), await create("c@acme.test")];
+    // Read when the ports were first resolved (checked, then given their defaults), never again.
+    expect({ first, others, afterFirstIsSome: afterFirst > 0, readsSince: reads - afterFirst }).toEqual({ first: true, others: [true, true], afterFirstIsSome: true, readsSince: 0 });
+  });
+});
+
+describe("a durable store", () => {
+  const refusal = configurationError(
+    "ports.keys is missing: the store is durable (storage.durable), so codes must still check after a restart; give keys (keysFromEnvironment) or set config.allowThrowawayKeys: true",
+  );
+
+  function durablePorts(overrides: Partial<Ports> = {}): Ports {
+    const { keys: _keys, ...ports } = testPorts(overrides);
+    return { ...ports, storage: { ...ports.storage, durable: true } };
+  }
+
+  it("without keys is refused by every operation, and nothing is written", async () => {
+    const ports = durablePorts();
+    expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(err(refusal));
+    expect(await importHumanUser(ports, importRequest, context)).toEqual(err(refusal));
+    expect(await collect(importHumanUsers(ports, [importRequest], context))).toEqual([{ index: 0, error: refusal }]);
+  });
+
+  it("works with keys, or with the host's explicit opt-in to throwaway keys", async () => {
+    const withKeys = { ...durablePorts(), keys: testPorts().keys } as Ports;
+    expect((await createHumanUser(withKeys, minimalCreate(), context)).isOk()).toBe(true);
+    const optedIn = durablePorts({ config: { allowThrowawayKeys: true } });
+    expect((await createHumanUser(optedIn, minimalCreate(), context)).isOk()).toBe(true);
+  });
+});
+
+describe("a random source that gives no usable bytes", () => {
+  it("answers 13 and logs why, instead of drawing forever", async () => {
+    const logged: { message: string; cause: unknown }[] = [];
+    const logger = { warn: () => undefined, error: (message: string, fields?: Readonly<Record<string, unknown>>) => void logged.push({ message, cause: fields?.["cause"] }) };
+    const ports = testPorts({ random: { fill: (bytes) => bytes.fill(0xff) }, logger });
+    expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
+    expect(logged).toEqual([{ message: "human-users: createHumanUser failed", cause: new Error("the random source gave no usable bytes") }]);
+    expect(ports.storage.events()).toEqual([]);
+  });
+});
