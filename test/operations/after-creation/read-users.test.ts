@@ -251,6 +251,15 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       );
     });
 
+    it("reads queries nested 20 levels deep and refuses the 21st level, naming it", async () => {
+      await fiveUsers();
+      const nested = (levels: number): unknown => (levels === 1 ? { userNameQuery: { userName: "ann" } } : { notQuery: { query: nested(levels - 1) } });
+      expect(await asAdmin({ queries: [nested(20)] })).toEqual(await body([5, 4, 3, 2]));
+      const path = `queries[0]${".notQuery.query".repeat(20)}`;
+      expect(await asAdmin({ queries: [nested(21)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
+      expect(await asAdmin({ queries: [nested(5000)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
+    });
+
     it("needs a requester (16)", async () => {
       expect(await listUsers(harness.ports, {})).toEqual(unauthenticated);
     });
