@@ -1,18 +1,26 @@
 // Password hashing: our verifiers against native references measured in the same run, the four
 // hashers at OWASP's settings (hash time against native, throughput with one and two concurrent
-// callers, the event loop's longest stall while eight hashes run), and the default hasher's aims.
-// Run with `npm run bench -- passwords`.
+// callers, the event loop's longest stall while eight hashes run), and the default hasher's aims;
+// then the cost model (each family's estimate beside its measured time), the hostile hashes the
+// budget refuses (time and peak memory with the budget lifted, as before it existed, and with it),
+// and the longest stall of every pure-JS path.
+// Run with `npm run bench -- passwords`; PASSWORDS_SECTIONS=cost,hostile,stalls (any of
+// verify, hashers, cost, hostile, stalls) runs only those sections.
 import { hash as argon2NativeHash, verify as argon2NativeVerify } from "@node-rs/argon2";
 import { hash as bcryptNativeHash, verify as bcryptNativeVerify } from "@node-rs/bcrypt";
 import { spawnSync } from "node:child_process";
 import { createCipheriv, createHash, createHmac, pbkdf2 as nodePbkdf2, randomBytes, scrypt as nodeScrypt } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { estimateCostMs } from "../src/passwords/cost.js";
+import { ALL_NATIVE, type HashingPaths } from "../src/passwords/primitives/paths.js";
 import {
   argon2idHasher,
   bcryptHasher,
   defaultPasswordHasher,
+  parsePasswordHash,
   pbkdf2Sha256Hasher,
   scryptHasher,
   useNativeImplementations,
@@ -335,9 +343,244 @@ function printAims(figures: HasherFigures): void {
   );
 }
 
-const started = performance.now();
-console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), load average ${loadavg().map((load) => load.toFixed(2)).join(" ")}\n`);
-await verificationTable();
-const figures = await hasherTable();
-if (figures !== undefined) printAims(figures);
-console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, load average now ${loadavg().map((load) => load.toFixed(2)).join(" ")})`);
+const PURE_JS: HashingPaths = { argon2: false, scrypt: false, pbkdf2: new Set(), digestLoops: new Set() };
+const B64_SALT = "c2FsdHNhbHRzYWx0c2FsdA";
+const B64_DIGEST = "CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc";
+const SHA512_TAIL = "$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1";
+const NO_BUDGET = { maxEstimatedCostMs: Number.POSITIVE_INFINITY } as const;
+
+interface CostCase {
+  readonly label: string;
+  readonly hash: string;
+  readonly password: string;
+}
+
+/** Hashes of every family at a few costs; their digests are arbitrary: the verification runs, and says no. */
+const COST_CASES: readonly CostCase[] = [
+  { label: "bcrypt cost 10", hash: "$2a$10$WvvTPHKwdBJ3uk0Z37EMR.hLA2W6N9AEBhEgrAOljy2Ae5MtaSIUi", password: "x" },
+  { label: "bcrypt cost 12", hash: "$2a$12$WvvTPHKwdBJ3uk0Z37EMR.hLA2W6N9AEBhEgrAOljy2Ae5MtaSIUi", password: "x" },
+  { label: "argon2id m=19456,t=2,p=1", hash: `$argon2id$v=19$m=19456,t=2,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "argon2id m=65536,t=3,p=4", hash: `$argon2id$v=19$m=65536,t=3,p=4$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "argon2id m=262144,t=1,p=1", hash: `$argon2id$v=19$m=262144,t=1,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "argon2id m=4096,t=10,p=1,data=", hash: `$argon2id$v=19$m=4096,t=10,p=1,data=eA$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2^14,r=8,p=1", hash: `$scrypt$ln=14,r=8,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2^17,r=8,p=1", hash: `$scrypt$ln=17,r=8,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2^10,r=8,p=16", hash: `$scrypt$ln=10,r=8,p=16$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2,r=1,p=2^16", hash: `$scrypt$ln=1,r=1,p=65536$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "pbkdf2-sha256 100000", hash: `$pbkdf2-sha256$100000$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "pbkdf2-sha1 100000, 20-byte key", hash: `$pbkdf2$100000$${B64_SALT}$${"A".repeat(27)}`, password: "x" },
+  { label: "pbkdf2-sha512 20000, 128-byte key", hash: `$pbkdf2-sha512$20000$${B64_SALT}$${"A".repeat(171)}`, password: "x" },
+  { label: "pbkdf2 sha3-224 (PHC) 20000", hash: `$pbkdf2-sha224$i=20000,l=32$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "pbkdf2 sha3-384 (PHC) 20000", hash: `$pbkdf2-sha384$i=20000,l=32$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "sha512-crypt 50000", hash: `$6$rounds=50000${SHA512_TAIL}`, password: "x" },
+  { label: "sha512-crypt 20000, 1024-byte password", hash: `$6$rounds=20000${SHA512_TAIL}`, password: "p".repeat(1024) },
+  { label: "sha256-crypt 50000", hash: "$5$rounds=50000$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", password: "x" },
+  { label: "md5-crypt, 1024-byte password", hash: LEGACY.md5Crypt, password: "p".repeat(1024) },
+  { label: "phpass 2^16", hash: "$P$E12345678si5M0DDyPpmRCmcltU/YW/", password: "x" },
+  { label: "phpass 2^14, 1024-byte password", hash: "$P$C12345678si5M0DDyPpmRCmcltU/YW/", password: "p".repeat(1024) },
+  { label: "drupal7 2^16", hash: "$S$ECiTwp95d.CM.PorExdDeWcec0F1SeaEsf3Yon9RUcrhQy4Q7XX1", password: "x" },
+];
+
+/** Runs of each case; the cheapest is kept, the one other processes disturbed least. */
+const COST_RUNS = 3;
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * The cheapest of `runs` runs, in CPU milliseconds of this process (every thread: the native
+ * paths compute on libuv's pool) and in wall-clock milliseconds. The model estimates CPU: on a
+ * busy machine the wall clock also counts the time the OS gave other processes.
+ */
+async function cheapestRun(runs: number, task: () => Promise<unknown>): Promise<{ readonly cpu: number; readonly wall: number }> {
+  await task();
+  let cpu = Number.POSITIVE_INFINITY;
+  let wall = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const cpuBefore = processCpuMs();
+    const started = performance.now();
+    await task();
+    wall = Math.min(wall, performance.now() - started);
+    cpu = Math.min(cpu, processCpuMs() - cpuBefore);
+  }
+  return { cpu, wall };
+}
+
+/** Each case's estimate beside its cheapest measured verification, natively then in pure JS: the calibration's check. */
+async function costModelTable(): Promise<void> {
+  console.log(`\ncost model: estimate (CPU ms of the reference machine) beside the cheapest of ${COST_RUNS} measured verifications\n`);
+  console.log("| hash | path | estimate ms | CPU ms | CPU / estimate | wall ms |");
+  console.log("|---|---|---:|---:|---:|---:|");
+  for (const [path, paths] of [["native", ALL_NATIVE], ["pure JS", PURE_JS]] as const) {
+    useNativeImplementations(path === "native");
+    for (const { label, hash, password } of COST_CASES) {
+      const parsed = parsePasswordHash(hash, NO_BUDGET);
+      if (parsed.isErr()) throw new Error(`cost case refused: ${label}: ${parsed.error.message}`);
+      const estimate = estimateCostMs(parsed.value, { paths, passwordBytes: password.length });
+      // Pure JS at several seconds adds little to the check and much to the run.
+      if (estimate > 6000) {
+        console.log(`| ${label} | ${path} | ${estimate.toFixed(1)} | (skipped) | | |`);
+        continue;
+      }
+      const run = await cheapestRun(COST_RUNS, async () => verifyPassword(hash, password, { bounds: NO_BUDGET }));
+      console.log(`| ${label} | ${path} | ${estimate.toFixed(1)} | ${run.cpu.toFixed(1)} | ${(run.cpu / estimate).toFixed(2)} | ${run.wall.toFixed(1)} |`);
+    }
+  }
+  useNativeImplementations(true);
+}
+
+/** The two hostile hashes of the adversarial report: every parameter within its bound. */
+const HOSTILE = {
+  "argon2id m=262144,t=10,p=16,data=eA": `$argon2id$v=19$m=262144,t=10,p=16,data=eA$${B64_SALT}$${B64_DIGEST}`,
+  "scrypt ln=1,r=1,p=2097152": `$scrypt$ln=1,r=1,p=2097152$${B64_SALT}$${B64_DIGEST}`,
+} as const;
+
+/** Peak resident memory of this process so far (Linux), in MiB. */
+function peakRssMiB(): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "");
+  return match === null ? Number.NaN : Number(match[1]) / 1024;
+}
+
+interface HostileRun {
+  readonly ms: number;
+  readonly answer: string;
+  readonly rssBeforeMiB: number;
+  readonly peakRssMiB: number;
+}
+
+/** In a child process (so that the peak is this hash's alone): one verification, timed. */
+async function hostileChild(name: keyof typeof HOSTILE, budget: "none" | "default"): Promise<HostileRun> {
+  await verifyPassword("$2a$04$WvvTPHKwdBJ3uk0Z37EMR.hLA2W6N9AEBhEgrAOljy2Ae5MtaSIUi", "x"); // load the modules first
+  const rssBeforeMiB = process.memoryUsage().rss / 2 ** 20;
+  const started = performance.now();
+  const result = await verifyPassword(HOSTILE[name], "password", budget === "none" ? { bounds: NO_BUDGET } : {});
+  const ms = performance.now() - started;
+  const answer = result.isOk() ? `valid: ${result.value.valid}` : `code ${result.error.code}: ${result.error.message}`;
+  return { ms, answer, rssBeforeMiB, peakRssMiB: peakRssMiB() };
+}
+
+function runHostileChild(name: keyof typeof HOSTILE, budget: "none" | "default"): HostileRun {
+  const run = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--hostile", name, budget], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`hostile child failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as HostileRun;
+}
+
+async function hostileTable(): Promise<void> {
+  console.log("\nhostile hashes: one verification in a fresh process, with the budget lifted (as before it existed) and with the default budget\n");
+  console.log("| hash | budget | answer | time ms | RSS before MiB | peak RSS MiB |");
+  console.log("|---|---|---|---:|---:|---:|");
+  for (const name of Object.keys(HOSTILE) as (keyof typeof HOSTILE)[]) {
+    for (const budget of ["none", "default"] as const) {
+      const run = runHostileChild(name, budget);
+      console.log(`| ${name} | ${budget} | ${run.answer} | ${run.ms.toFixed(1)} | ${run.rssBeforeMiB.toFixed(0)} | ${run.peakRssMiB.toFixed(0)} |`);
+    }
+  }
+}
+
+const SCHED = `/proc/self/task/${process.pid}/sched`;
+
+/** Milliseconds the main thread has spent on a CPU (Linux), or undefined elsewhere. */
+function mainThreadMs(): number | undefined {
+  if (!existsSync(SCHED)) return undefined;
+  const match = /sum_exec_runtime\s*:\s*([\d.]+)/.exec(readFileSync(SCHED, "utf8"));
+  return match === null ? undefined : Number(match[1]);
+}
+
+interface Stall {
+  /** Longest gap between two ticks of a 1 ms interval, wall clock (the histogram's maximum agrees). */
+  readonly wallMs: number;
+  /** The same gaps counted only as far as the main thread ran: time the OS parked the process is left out. */
+  readonly runningMs: number | undefined;
+}
+
+/** The longest event-loop stall while `task` runs. */
+async function measureStall(task: () => Promise<unknown>): Promise<Stall> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  let lastWall = performance.now();
+  let lastRun = mainThreadMs();
+  let wallMs = 0;
+  let runningMs: number | undefined = lastRun === undefined ? undefined : 0;
+  const tick = (): void => {
+    const wall = performance.now();
+    const run = mainThreadMs();
+    wallMs = Math.max(wallMs, wall - lastWall);
+    if (run !== undefined && lastRun !== undefined && runningMs !== undefined) runningMs = Math.max(runningMs, Math.min(wall - lastWall, run - lastRun));
+    lastWall = wall;
+    lastRun = run;
+  };
+  const timer = setInterval(tick, 1);
+  histogram.enable();
+  await task();
+  tick();
+  histogram.disable();
+  clearInterval(timer);
+  return { wallMs: Math.max(wallMs, histogram.max / 1e6), runningMs };
+}
+
+/** Every pure-JS path, near the budget where it can be: the slices must keep each stall under 20 ms. */
+const STALL_CASES: readonly CostCase[] = [
+  { label: "bcrypt cost 12", hash: "$2a$12$WvvTPHKwdBJ3uk0Z37EMR.hLA2W6N9AEBhEgrAOljy2Ae5MtaSIUi", password: "x" },
+  { label: "argon2id m=131072,t=1,p=1", hash: `$argon2id$v=19$m=131072,t=1,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "argon2id m=16384,t=3,p=4", hash: `$argon2id$v=19$m=16384,t=3,p=4$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2^17,r=8,p=1", hash: `$scrypt$ln=17,r=8,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=2,r=1,p=2^17", hash: `$scrypt$ln=1,r=1,p=131072$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "scrypt N=4,r=2^15,p=1", hash: `$scrypt$ln=2,r=32768,p=1$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "pbkdf2-sha256 300000", hash: `$pbkdf2-sha256$300000$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "pbkdf2-sha512 20000, 128-byte key", hash: `$pbkdf2-sha512$20000$${B64_SALT}$${"A".repeat(171)}`, password: "x" },
+  { label: "pbkdf2 sha3-224 (PHC) 20000", hash: `$pbkdf2-sha224$i=20000,l=32$${B64_SALT}$${B64_DIGEST}`, password: "x" },
+  { label: "sha512-crypt 200000", hash: `$6$rounds=200000${SHA512_TAIL}`, password: "x" },
+  { label: "sha512-crypt 20000, 1024-byte password", hash: `$6$rounds=20000${SHA512_TAIL}`, password: "p".repeat(1024) },
+  { label: "md5-crypt, 1024-byte password", hash: LEGACY.md5Crypt, password: "p".repeat(1024) },
+  { label: "phpass 2^18", hash: "$P$G12345678si5M0DDyPpmRCmcltU/YW/", password: "x" },
+  { label: "drupal7 2^16, 1024-byte password", hash: "$S$ECiTwp95d.CM.PorExdDeWcec0F1SeaEsf3Yon9RUcrhQy4Q7XX1", password: "p".repeat(1024) },
+  { label: "LDAP {SSHA512}, 1024-byte password", hash: LDAP_SSHA512.hash, password: "p".repeat(1024) },
+];
+
+const STALL_RUNS = 3;
+
+async function stallTable(): Promise<void> {
+  console.log(`\npure JS (no native code): longest event-loop stall of one verification, worst of ${STALL_RUNS} runs (aim <= ${AIMS.stallMs} ms)\n`);
+  console.log("| hash | verification ms | longest stall, wall clock ms | longest stall, main thread running ms | aim |");
+  console.log("|---|---:|---:|---:|---|");
+  useNativeImplementations(false);
+  for (const { label, hash, password } of STALL_CASES) {
+    const verify = async (): Promise<void> => {
+      const result = await verifyPassword(hash, password);
+      if (result.isErr()) throw new Error(`stall case refused: ${label}: ${result.error.message}`);
+    };
+    await verify(); // warm-up
+    let wall = 0;
+    let running: number | undefined;
+    let slowest = 0;
+    for (let i = 0; i < STALL_RUNS; i++) {
+      const started = performance.now();
+      const stall = await measureStall(verify);
+      slowest = Math.max(slowest, performance.now() - started);
+      wall = Math.max(wall, stall.wallMs);
+      running = stall.runningMs === undefined ? undefined : Math.max(running ?? 0, stall.runningMs);
+    }
+    const judged = running ?? wall;
+    console.log(`| ${label} | ${slowest.toFixed(0)} | ${wall.toFixed(1)} | ${running === undefined ? "n/a" : running.toFixed(1)} | ${judged <= AIMS.stallMs ? "met" : "MISSED"} |`);
+  }
+  useNativeImplementations(true);
+}
+
+if (process.argv[2] === "--hostile") {
+  const run = await hostileChild(process.argv[3] as keyof typeof HOSTILE, process.argv[4] === "none" ? "none" : "default");
+  console.log(JSON.stringify(run));
+} else {
+  const sections = new Set((process.env["PASSWORDS_SECTIONS"] ?? "verify,hashers,cost,hostile,stalls").split(","));
+  const started = performance.now();
+  console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), load average ${loadavg().map((load) => load.toFixed(2)).join(" ")}\n`);
+  if (sections.has("verify")) await verificationTable();
+  if (sections.has("hashers")) {
+    const figures = await hasherTable();
+    if (figures !== undefined) printAims(figures);
+  }
+  if (sections.has("cost")) await costModelTable();
+  if (sections.has("hostile")) await hostileTable();
+  if (sections.has("stalls")) await stallTable();
+  console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, load average now ${loadavg().map((load) => load.toFixed(2)).join(" ")})`);
+}

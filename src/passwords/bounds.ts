@@ -1,3 +1,5 @@
+import { bcryptCostMs } from "./cost.js";
+
 /**
  * Cost limits checked before any hashing, at import and again before every verification, so
  * that a hostile hash cannot make a login expensive.
@@ -24,6 +26,13 @@ export interface HashBounds {
   readonly phpassMaxLog2: number;
   /** UTF-8 bytes; longer passwords are refused before hashing. */
   readonly maxPasswordBytes: number;
+  /**
+   * The budget for a whole verification, beside the bounds on each parameter: a hash whose
+   * estimated cost (src/passwords/cost.ts: CPU milliseconds on the reference machine, at the
+   * speed of the path that will run it) is over it is refused. Default: the estimate for bcrypt
+   * at cost 15, about 2,060 ms.
+   */
+  readonly maxEstimatedCostMs: number;
 }
 
 export const defaultHashBounds: HashBounds = Object.freeze({
@@ -42,6 +51,7 @@ export const defaultHashBounds: HashBounds = Object.freeze({
   phpassMinLog2: 7,
   phpassMaxLog2: 20,
   maxPasswordBytes: 1024,
+  maxEstimatedCostMs: bcryptCostMs(15),
 });
 
 /**

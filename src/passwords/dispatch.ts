@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "./bounds.js";
+import { checkCostBudget, IMPORT_CONTEXT } from "./budget.js";
 import { checkArgon2Bounds, parseArgon2, verifyArgon2 } from "./formats/argon2.js";
 import { checkBcryptBounds, parseBcrypt, parseDjangoBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
 import { checkFirebaseScryptBounds, parseFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
@@ -81,8 +82,8 @@ export function isParsedPasswordHash(value: unknown): value is ParsedPasswordHas
   return typeof value === "object" && value !== null && FAMILIES.has((value as { readonly family?: unknown }).family);
 }
 
-/** The cost check; families with a fixed, small cost (MD5-crypt, plain digests, HMAC) have none. */
-export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashRejection | undefined {
+/** The bounds on each parameter; families with a fixed, small cost (MD5-crypt, plain digests, HMAC) have none. */
+function checkParameters(hash: ParsedPasswordHash, bounds: HashBounds): HashRejection | undefined {
   switch (hash.family) {
     case "bcrypt":
       return checkBcryptBounds(hash, bounds);
@@ -103,6 +104,14 @@ export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashR
     case "hmac":
       return undefined;
   }
+}
+
+/**
+ * The bounds on each parameter, then the budget on the whole, as at import: on a runtime with
+ * native code, for a nominal password. Verification checks the budget again on its own runtime.
+ */
+export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashRejection | undefined {
+  return checkParameters(hash, bounds) ?? checkCostBudget(hash, bounds.maxEstimatedCostMs, IMPORT_CONTEXT);
 }
 
 export function withinBounds(hash: ParsedPasswordHash, bounds: HashBounds): Result<ParsedPasswordHash, HashRejection> {

@@ -1,12 +1,14 @@
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
+import { checkCostBudget } from "./budget.js";
 import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withinBounds } from "./dispatch.js";
 import { utf8 } from "./encoding/bytes.js";
 import { internalBody, rejectionBody } from "./errors.js";
 import { defaultPasswordHasher } from "./hashers/default.js";
 import type { PasswordHasher } from "./hashers/hasher.js";
 import type { ParsedPasswordHash } from "./parsed.js";
+import { hashingPaths } from "./primitives/paths.js";
 import { hashNotText, hashTooLong, MAX_HASH_LENGTH, notParsedHash, passwordNotText, passwordTooLong, type HashRejection } from "./rejection.js";
 
 /**
@@ -77,6 +79,9 @@ function verifyResolved(parsed: unknown, password: unknown, options: ResolvedOpt
   const bytes = checked.value;
   const run = async (): Promise<Result<PasswordVerification, ErrorBody>> => {
     try {
+      // Costed again at the speed this runtime will run it, for this password's length.
+      const overBudget = checkCostBudget(parsed, options.bounds.maxEstimatedCostMs, { paths: await hashingPaths(), passwordBytes: bytes.length });
+      if (overBudget !== undefined) return err(rejectionBody(overBudget));
       const valid = await computeMatch(parsed, bytes);
       return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) });
     } catch {

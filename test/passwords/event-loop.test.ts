@@ -35,6 +35,16 @@ async function longestStall(work: () => unknown): Promise<number> {
   return longest;
 }
 
+/** The longest stall while `hash` is verified, which must run to an answer (not be refused). */
+async function stallVerifying(hash: string, password: string): Promise<number> {
+  let verified = false;
+  const stall = await longestStall(async () => {
+    verified = (await verifyPassword(hash, password)).isOk();
+  });
+  expect(verified).toBe(true);
+  return stall;
+}
+
 // One-time costs (module loading, the JIT compiling the loops) are not what these tests are about.
 beforeAll(async () => {
   await verifyPassword("$6$rounds=1000$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1", "x");
@@ -98,6 +108,18 @@ describe("the event loop keeps running during pure-JS work", { retry: 2 }, () =>
     const encoded = await hasher.hash("pw");
     useNativeImplementations(false);
     expect(await longestStall(() => verifyPassword(encoded, "pw"))).toBeLessThan(STALL_LIMIT_MS);
+  });
+
+  it("scrypt in pure JS with p = 2^16: the PBKDF2 that fills the lanes, and the one that hashes them back", async () => {
+    useNativeImplementations(false);
+    const hash = "$scrypt$ln=1,r=1,p=65536$U29kaXVtQ2hsb3JpZGU$cCO9yzr9c0hGHAbNgf046/2o+7qQT44+qbVD9lRdofI";
+    expect(await stallVerifying(hash, "x")).toBeLessThan(STALL_LIMIT_MS);
+  });
+
+  it("scrypt in pure JS with r = 2^15: one BlockMix is 2^16 Salsa20/8 cores", async () => {
+    useNativeImplementations(false);
+    const hash = "$scrypt$ln=2,r=32768,p=1$U29kaXVtQ2hsb3JpZGU$cCO9yzr9c0hGHAbNgf046/2o+7qQT44+qbVD9lRdofI";
+    expect(await stallVerifying(hash, "x")).toBeLessThan(STALL_LIMIT_MS);
   });
 
   it("scrypt in pure JS (no node:crypto)", async () => {

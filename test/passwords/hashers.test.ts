@@ -60,6 +60,12 @@ describe("configuration", () => {
     expect(() => pbkdf2Sha256Hasher({ iterations: 2_000_001 })).toThrow(RangeError);
   });
 
+  it("refuses scrypt parameters each within its bound but over the default cost budget together", () => {
+    // N*r*p = 2^22 and 128*N*r = 512 KiB, both in bounds; the 2^20 lanes of PBKDF2 are what cost.
+    expect(() => scryptHasher({ log2N: 2, r: 1024, p: 1024 })).toThrow(new RangeError("scrypt parameters exceed the default cost budget"));
+    expect(() => scryptHasher({ log2N: 2, r: 1024, p: 256 })).not.toThrow();
+  });
+
   it("defaults to OWASP's settings", async () => {
     const owasp = [
       parsePasswordHash("$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")._unsafeUnwrap(),

@@ -58,6 +58,8 @@ export function parseLdap(encoded: string): Result<SaltedDigestHash, HashRejecti
   const bytes = decodeBase64(match[2] ?? "", "required");
   if (bytes === undefined) return err(malformed("ldap", "value", "is not canonical base64"));
   const size = digestLength(name);
+  // Unsalted: exactly the digest, or bytes after it would be ignored. Salted: at least one salt byte.
+  if (!salted && bytes.length !== size) return err(malformed("ldap", "value", `is not exactly one ${name} digest`));
   if (salted && bytes.length <= size) return err(malformed("ldap", "value", "is too short for a digest and a salt"));
   const salt = bytes.subarray(size);
   return saltedDigest("ldap", name, salted ? ["password", "salt"] : ["password"], salt, bytes.subarray(0, size));

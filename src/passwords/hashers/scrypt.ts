@@ -1,4 +1,6 @@
 import { defaultHashBounds } from "../bounds.js";
+import { IMPORT_CONTEXT } from "../budget.js";
+import { estimateCostMs } from "../cost.js";
 import { encodeBase64 } from "../encoding/base64.js";
 import { randomBytes, utf8 } from "../encoding/bytes.js";
 import { scrypt } from "../primitives/scrypt.js";
@@ -23,6 +25,9 @@ export function scryptHasher(params: ScryptParams = {}): PasswordHasher {
   if (128 * n * r > bounds.scryptMaxMemoryBytes || n * r * p > bounds.scryptMaxWork) throw new RangeError("scrypt parameters exceed the default bounds");
   const saltBytes = requireInteger("saltBytes", params.saltBytes ?? 16, 8, 64);
   const hashBytes = requireInteger("hashBytes", params.hashBytes ?? 32, bounds.minDerivedKeyBytes, bounds.maxDerivedKeyBytes);
+  // Its hashes must pass verification's budget too, or every login with them would be refused.
+  const own = { family: "scrypt", layout: "passlib", n, r, p, salt: new Uint8Array(saltBytes), digest: new Uint8Array(hashBytes) } as const;
+  if (estimateCostMs(own, IMPORT_CONTEXT) > bounds.maxEstimatedCostMs) throw new RangeError("scrypt parameters exceed the default cost budget");
   return {
     name: "scrypt",
     async hash(password) {

@@ -33,6 +33,8 @@ const HASHES: Readonly<Record<DigestName, NobleHash>> = {
   "sha3-512": sha3_512,
 };
 
+export const DIGEST_NAMES: readonly DigestName[] = Object.keys(HASHES) as DigestName[];
+
 export function nobleHash(name: DigestName): NobleHash {
   return HASHES[name];
 }

@@ -1,5 +1,5 @@
 import { nobleHash, type DigestName } from "./digest.js";
-import { nativeCrypto, type NativeCrypto } from "./native.js";
+import { nativeOneShotHash, type NativeCrypto } from "./native.js";
 import { slicedLoop } from "./yielding.js";
 
 /** An incremental digest: feed the parts in order, then take the digest once. */
@@ -49,9 +49,8 @@ function oneShotStreams(hash: NonNullable<NativeCrypto["hash"]>, name: DigestNam
  * was also the fastest, about 3 us per SHA-512 round against 4 for either of the others.
  */
 export async function digestStreams(name: DigestName): Promise<DigestStreamFactory> {
-  const native = await nativeCrypto();
-  const hash = native?.hash;
-  if (native !== undefined && typeof hash === "function" && native.getHashes().includes(name)) return oneShotStreams(hash, name);
+  const hash = await nativeOneShotHash(name);
+  if (hash !== undefined) return oneShotStreams(hash, name);
   const noble = nobleHash(name);
   return () => noble.create();
 }

@@ -71,6 +71,21 @@ export function nativeCrypto(): Promise<NativeCrypto | undefined> {
   return cryptoLookup;
 }
 
+/** node:crypto, when it computes PBKDF2 with `prf`. */
+export async function nativePbkdf2(prf: string): Promise<NativeCrypto | undefined> {
+  const native = await nativeCrypto();
+  return native !== undefined && native.getHashes().includes(prf) ? native : undefined;
+}
+
+type OneShotHash = NonNullable<NativeCrypto["hash"]>;
+
+/** node:crypto's one-shot digest (Node 20.12 and later), when it computes `name`. */
+export async function nativeOneShotHash(name: string): Promise<OneShotHash | undefined> {
+  const native = await nativeCrypto();
+  const hash = native?.hash;
+  return native !== undefined && typeof hash === "function" && native.getHashes().includes(name) ? hash : undefined;
+}
+
 /** The cores this process may use, where the runtime has node:os to say so. */
 export function nativeCores(): Promise<number | undefined> {
   coresLookup ??= tryImport("node:os").then((module) => {
@@ -87,6 +102,11 @@ export function nativeArgon2(): Promise<NativeArgon2 | undefined> {
     return candidate !== undefined && typeof candidate.hashRaw === "function" ? (candidate as unknown as NativeArgon2) : undefined;
   });
   return argon2Lookup;
+}
+
+/** False while `useNativeImplementations(false)` holds. */
+export function nativeEnabled(): boolean {
+  return !disabled;
 }
 
 /**

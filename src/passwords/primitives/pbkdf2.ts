@@ -1,6 +1,6 @@
 import { pbkdf2Async } from "@noble/hashes/pbkdf2.js";
 import { nobleHash, type DigestName } from "./digest.js";
-import { nativeCrypto } from "./native.js";
+import { nativePbkdf2 } from "./native.js";
 import { inNativeSlot } from "./native-slots.js";
 import { oneAtATime, SLICE_MS } from "./yielding.js";
 
@@ -8,8 +8,8 @@ export type Pbkdf2Prf = Extract<DigestName, "sha1" | "sha224" | "sha256" | "sha3
 
 /** PBKDF2-HMAC: node:crypto's thread-pool version (in a native slot) when there is one, sliced pure JS otherwise. */
 export async function pbkdf2(prf: Pbkdf2Prf, password: Uint8Array, salt: Uint8Array, iterations: number, keyBytes: number): Promise<Uint8Array> {
-  const native = await nativeCrypto();
-  if (native !== undefined && native.getHashes().includes(prf)) {
+  const native = await nativePbkdf2(prf);
+  if (native !== undefined) {
     return inNativeSlot(
       () =>
         new Promise((resolve, reject) => {

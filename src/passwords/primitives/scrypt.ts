@@ -1,7 +1,7 @@
-import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { nativeCrypto } from "./native.js";
 import { inNativeSlot } from "./native-slots.js";
-import { oneAtATime, SLICE_MS } from "./yielding.js";
+import { scryptJs } from "./scrypt-js.js";
+import { oneAtATime } from "./yielding.js";
 
 export interface ScryptParams {
   readonly n: number;
@@ -9,16 +9,22 @@ export interface ScryptParams {
   readonly p: number;
 }
 
-/** Room for scrypt's working memory; the caller has already bounded 128 * N * r. */
+/**
+ * Room for node:crypto's scrypt, which refuses to run past it: OpenSSL allocates 128*r*(N+2)
+ * bytes for V and 128*r*p for the lanes. The caller has bounded N, r and p.
+ */
 function memoryFor({ n, r, p }: ScryptParams): number {
-  return 128 * n * r + 128 * r * p + 1024 * 1024;
+  return 128 * r * (n + p + 2) + 1024 * 1024;
 }
 
-/** scrypt: node:crypto's thread-pool version (in a native slot) when there is one, sliced pure JS otherwise. */
+/**
+ * scrypt: node:crypto's thread-pool version (in a native slot) when there is one, our sliced pure
+ * JS otherwise, one hash at a time so that two never hold their memory at once.
+ */
 export async function scrypt(password: Uint8Array, salt: Uint8Array, params: ScryptParams, keyBytes: number): Promise<Uint8Array> {
   const native = await nativeCrypto();
-  const maxmem = memoryFor(params);
   if (native !== undefined) {
+    const maxmem = memoryFor(params);
     return inNativeSlot(
       () =>
         new Promise((resolve, reject) => {
@@ -28,5 +34,5 @@ export async function scrypt(password: Uint8Array, salt: Uint8Array, params: Scr
         }),
     );
   }
-  return oneAtATime(() => scryptAsync(password, salt, { N: params.n, r: params.r, p: params.p, dkLen: keyBytes, maxmem, asyncTick: SLICE_MS }));
+  return oneAtATime(() => scryptJs(password, salt, params, keyBytes));
 }
