@@ -8,6 +8,7 @@ import { checkConfiguration } from "./config-check.js";
 import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
+import { tracedDirectory, tracedPasswords, tracedUserLog } from "./telemetry/traced-ports.js";
 
 /** Ports with every optional one filled by its default, and the store's parts picked out. */
 export interface ResolvedPorts extends Ports {
@@ -68,15 +69,20 @@ function loggerOf(ports: Ports): Logger | undefined {
 
 function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
   const storage = ports.storage;
+  const directory = ports.directory ?? storage.directory;
+  const passwords = runtime.passwordHashing(ports);
+  // With telemetry, storage calls and hashes are child spans of the operation; without, the ports as given.
+  const telemetry = ports.telemetry;
   return {
     ...ports,
-    directory: cachedDirectory(ports.directory ?? storage.directory, (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
-    userLog: storage.userLog,
+    // Traced inside the cache: a span is a real directory call, never an answer from the cache.
+    directory: cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
+    userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
     outbox: storage.outbox,
     ids: ports.ids ?? defaultIds,
     random: ports.random ?? webCryptoRandom,
     authorizer: ports.authorizer ?? defaultAuthorizer,
     keys: ports.keys ?? processKeys(),
-    passwords: runtime.passwordHashing(ports),
+    passwords: telemetry === undefined ? passwords : tracedPasswords(passwords, telemetry),
   };
 }

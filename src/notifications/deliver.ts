@@ -2,15 +2,17 @@ import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
-import type { DeliveryFailure, PendingNotification } from "../ports/storage.js";
+import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/storage.js";
+import type { Telemetry } from "../ports/telemetry.js";
 import { retryDelayMs } from "./backoff.js";
 import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
 import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
+import { tracedOutbox } from "./traced-outbox.js";
 
 export type DeliveryPorts = Pick<Ports, "storage" | "mailer" | "clock"> &
-  Partial<Pick<Ports, "sms" | "logger" | "random" | "config">>;
+  Partial<Pick<Ports, "sms" | "logger" | "random" | "config" | "telemetry">>;
 
 export interface DeliverOptions {
   /** Deliver only these notifications (the ones a write just produced). Default: every due one. */
@@ -49,7 +51,9 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
-    await Promise.resolve().then(send);
+    const telemetry = ports.telemetry;
+    const sending = () => Promise.resolve().then(send);
+    await (telemetry === undefined ? sending() : telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, sending));
     return { ok: true };
   } catch (cause) {
     return { ok: false, error: describeError(cause), permanent: false };
@@ -67,6 +71,9 @@ async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotifi
 
 interface Round {
   readonly ports: DeliveryPorts;
+  /** The store's outbox, its calls traced when there is telemetry. */
+  readonly outbox: Outbox;
+  readonly telemetry?: Telemetry;
   readonly settings: ResolvedDeliverySettings;
   readonly logger: Logger;
   readonly random: RandomSource;
@@ -76,7 +83,7 @@ interface Round {
 async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
   round.report.delivered.push(notification.id);
   try {
-    await round.ports.storage.outbox.markDelivered(notification.id, round.ports.clock.now());
+    await round.outbox.markDelivered(notification.id, round.ports.clock.now());
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
@@ -93,7 +100,8 @@ function logFields(failed: FailedDelivery): Readonly<Record<string, unknown>> {
   return { notificationId: id, ...rest };
 }
 
-async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<void> {
+/** Records a failed attempt; true when the notification is now dead. */
+async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<boolean> {
   const attempts = notification.attempts + 1;
   const failed: FailedDelivery = {
     id: notification.id,
@@ -117,7 +125,7 @@ async function recordFailed(round: Round, notification: PendingNotification, err
     });
   }
   try {
-    await round.ports.storage.outbox.markFailed(notification.id, failure);
+    await round.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
@@ -126,13 +134,32 @@ async function recordFailed(round: Round, notification: PendingNotification, err
       error: storeError,
     });
   }
+  return retryAt === undefined;
 }
 
-async function deliverOne(round: Round, notification: PendingNotification): Promise<void> {
+type DeliveryOutcome = "delivered" | "retrying" | "dead";
+
+async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.ports.clock.now();
   const attempt = await attemptDelivery(round.ports, notification, startedAt);
-  if (attempt.ok) await recordDelivered(round, notification);
-  else await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now());
+  if (attempt.ok) {
+    await recordDelivered(round, notification);
+    return "delivered";
+  }
+  return (await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
+}
+
+/** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */
+function deliverOneTraced(round: Round, telemetry: Telemetry, notification: PendingNotification): Promise<DeliveryOutcome> {
+  const kind = { "human_users.notification.kind": notification.kind };
+  return telemetry.span("notification.deliver", kind, async (span) => {
+    const outcome = await deliverOne(round, notification);
+    const attributes = { ...kind, "human_users.outcome": outcome };
+    span.setAttributes(attributes);
+    telemetry.count("human_users.deliveries", 1, attributes);
+    if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});
+    return outcome;
+  });
 }
 
 async function lease(round: Round, options: DeliverOptions): Promise<readonly PendingNotification[]> {
@@ -141,13 +168,22 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
   const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
   try {
-    return await round.ports.storage.outbox.lease(request);
+    return await round.outbox.lease(request);
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });
     round.logger.error("human-users: notifications could not be leased for delivery", { error });
     return [];
   }
+}
+
+/** Leases the due notifications and delivers them, `concurrency` at a time. */
+async function deliverRound(round: Round, options: DeliverOptions): Promise<void> {
+  const telemetry = round.telemetry;
+  const leased = await lease(round, options);
+  const lanes = limiter(round.settings.concurrency);
+  const deliver = telemetry === undefined ? (notification: PendingNotification) => deliverOne(round, notification) : (notification: PendingNotification) => deliverOneTraced(round, telemetry, notification);
+  await Promise.all(leased.map((notification) => lanes.run(() => deliver(notification))));
 }
 
 /**
@@ -164,11 +200,17 @@ export async function deliverPendingNotifications(
   const logger = safeLogger(ports.logger);
   try {
     if (options.ids?.length === 0 || options.limit === 0) return report;
-    const settings = resolveDeliverySettings(ports.config);
-    const round: Round = { ports, settings, logger, random: ports.random ?? webCryptoRandom, report };
-    const leased = await lease(round, options);
-    const lanes = limiter(settings.concurrency);
-    await Promise.all(leased.map((notification) => lanes.run(() => deliverOne(round, notification))));
+    const telemetry = ports.telemetry;
+    if (telemetry === undefined) {
+      await deliverRound({ ports, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, options);
+    } else {
+      await telemetry.span("deliverPendingNotifications", {}, async (span) => {
+        const outbox = tracedOutbox(ports.storage.outbox, telemetry);
+        const round = { ports, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
+        await deliverRound(round, options);
+        span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
+      });
+    }
   } catch (cause) {
     // Only a port breaking its own contract (a clock or random source that throws) lands here.
     const error = describeError(cause);

@@ -11,6 +11,7 @@ import type { SmsSender } from "./sms-sender.js";
 import type { Directory } from "./directory.js";
 import type { Storage } from "./storage.js";
 import type { HumanUsersConfig } from "./config.js";
+import type { Telemetry } from "./telemetry.js";
 
 export type * from "./authorizer.js";
 export type * from "./clock.js";
@@ -23,6 +24,7 @@ export type * from "./random-source.js";
 export type * from "./sms-sender.js";
 export type * from "./storage.js";
 export type * from "./password-hashing.js";
+export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetrySpan } from "./telemetry.js";
 export { StorageUnavailableError } from "./storage.js";
 
 /**
@@ -59,5 +61,7 @@ export interface Ports {
   readonly sms?: SmsSender;
   /** Receives internal causes and delivery failures; default: nothing is logged. */
   readonly logger?: Logger;
+  /** Spans and counters (`openTelemetry(api)` from `human-users/otel`); without it nothing is measured. */
+  readonly telemetry?: Telemetry;
   readonly config?: HumanUsersConfig;
 }

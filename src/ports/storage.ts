@@ -21,6 +21,12 @@ export interface Storage {
    * still check after it, so the library refuses throwaway keys with such a store.
    */
   readonly durable?: boolean;
+  /**
+   * True for a store bound to a transaction its host holds (`inTransaction`): what an append writes
+   * is not committed when it returns, so the operations deliver nothing themselves. The host
+   * delivers after its commit (`deliverPendingNotifications(ports, { ids })`), or the worker does.
+   */
+  readonly deliverAfterCommit?: boolean;
 }
 
 /** Everything a store holds, for tests and inspection: events and notifications in writing order, claims in any order. */

@@ -48,6 +48,7 @@ export const ENTRY_IMPORTS = {
   root: 'import { createHumanUser, memoryStore } from "./index.ts"; console.log(createHumanUser, memoryStore);',
   passwords: 'import { verifyPassword } from "./passwords/index.ts"; console.log(verifyPassword);',
   http: 'import { createFetchHandler } from "./http/index.ts"; console.log(createFetchHandler);',
+  otel: 'import { openTelemetry } from "./adapters/otel/index.ts"; console.log(openTelemetry);',
 } as const;
 
 export const srcPath = (path: string): string => join(SRC, path);

@@ -11,4 +11,9 @@ describe("what an import pulls in", () => {
     const facts = await bundleFacts(ENTRY_IMPORTS.root);
     expect(facts.packages).toEqual(expect.arrayContaining(["libphonenumber-js", "valibot", "neverthrow"]));
   }, 30_000);
+
+  it("openTelemetry from human-users/otel brings no package, not even @opentelemetry/api: the host passes its own", async () => {
+    const facts = await bundleFacts(ENTRY_IMPORTS.otel);
+    expect(facts.packages).toEqual([]);
+  }, 30_000);
 });

@@ -194,11 +194,13 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
    */
   const blockers: ReadonlyArray<readonly [string, (blocker: pg.PoolClient, schema: string) => Promise<() => Promise<void>>]> = [
     [
-      "waiting for its claims' locks",
-      async (blocker) => {
-        await blocker.query("SELECT pg_advisory_lock(1752005491, hashtext('username' || chr(31) || '' || chr(31) || 'victim-name'))");
+      "waiting for a claim another transaction holds uncommitted",
+      async (blocker, schema) => {
+        // The victim's insert of the same claim must wait to learn whether this one commits.
+        await blocker.query("BEGIN");
+        await blocker.query(`INSERT INTO ${schema}.human_users_claims (kind, scope, key, user_id) VALUES ('username', '', 'victim-name', 'other')`);
         return async () => {
-          await blocker.query("SELECT pg_advisory_unlock_all()");
+          await blocker.query("ROLLBACK");
         };
       },
     ],

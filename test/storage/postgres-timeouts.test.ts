@@ -413,11 +413,13 @@ describe.skipIf(url === undefined)(`statements held up on the real server${needs
     const s = await subjectWithShortTimeout("slowwrite", { statement_timeout: 600 });
     const blocker = await admin.connect();
     try {
-      await blocker.query("SELECT pg_advisory_lock(1752005491, hashtext('username' || chr(31) || '' || chr(31) || 'victim-name'))");
+      // An uncommitted claim of the victim's username: its insert waits to learn whether this one commits.
+      await blocker.query("BEGIN");
+      await blocker.query(`INSERT INTO ${s.subject.schema.schema}.human_users_claims (kind, scope, key, user_id) VALUES ('username', '', 'victim-name', 'other')`);
       const write = newUserAppend("victim");
       expect((await timed(s.store.userLog.append(write))).outcome).toEqual({ error: timedOut("answer", 300) });
       await s.settled();
-      await blocker.query("SELECT pg_advisory_unlock_all()");
+      await blocker.query("ROLLBACK");
       expect(await s.subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
 
       expect(await s.store.userLog.append(write)).toEqual({ ok: true });

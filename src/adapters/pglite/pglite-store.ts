@@ -1,6 +1,7 @@
 import { withStorageErrors } from "../postgres/connection-failure.js";
+import { hostTransactionStore, type HostTransactionStore } from "../postgres/held-transaction.js";
 import { runMigrations, type MigrationReport } from "../postgres/migrate.js";
-import type { SqlDatabase, SqlTransaction } from "../postgres/sql-database.js";
+import type { SqlDatabase, SqlSession, SqlTransaction } from "../postgres/sql-database.js";
 import { sqlStore, type SqlStore } from "../postgres/sql-store.js";
 
 // The parts of a PGlite instance the adapter uses, described structurally so that the package
@@ -48,12 +49,33 @@ function pgliteDatabase(db: PgliteLike): SqlDatabase {
   };
 }
 
+/** The host's PGlite transaction as a session of the store. */
+function transactionSession(tx: PgliteTransactionLike): SqlSession {
+  return {
+    query: (text, params = []) => withStorageErrors(() => tx.query(text, [...params])),
+    exec: async (script) => {
+      await withStorageErrors(() => tx.exec(script));
+    },
+  };
+}
+
+/** A PGlite store, which can also write inside a transaction the host holds. */
+export interface PgliteStore extends SqlStore {
+  /**
+   * The store on `tx`, the transaction `db.transaction(async (tx) => ...)` hands the host: its
+   * writes commit or roll back with the host's own. Each write runs under a savepoint, so a refused
+   * one leaves the transaction usable. Nothing is delivered before the commit: then deliver
+   * `writtenNotificationIds()` with `deliverPendingNotifications`, or let the worker do it.
+   */
+  inTransaction(tx: PgliteTransactionLike): HostTransactionStore;
+}
+
 /**
  * A `Storage` on PGlite (PostgreSQL compiled to WebAssembly, in process), with the same SQL as
  * `postgresStore`: durable in a folder without a database server. Run `migratePglite(db)` once before use.
  */
-export function pgliteStore(options: PgliteStoreOptions): SqlStore {
-  return sqlStore(pgliteDatabase(options.db));
+export function pgliteStore(options: PgliteStoreOptions): PgliteStore {
+  return { ...sqlStore(pgliteDatabase(options.db)), inTransaction: (tx) => hostTransactionStore(transactionSession(tx)) };
 }
 
 /** Creates or updates the tables in the PGlite database; safe to run again. */

@@ -2,42 +2,42 @@ import { claimKey } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
 import type { SqlTransaction } from "./sql-database.js";
 import { LISTING_COLUMNS, LISTING_RECORD, listingValues } from "./listing-sql.js";
-import { lockClaimsSql } from "./statements.js";
+import { claimOrder } from "./statements.js";
 
 /**
- * Many users' writes as one statement, each write atomic on its own. $1 the claims to lock first
- * (a batch's all, in its first round), $2 the round's claims, $3 its events, $4 its notifications,
- * each tagged with its write's user id (`writer`), $5 its listings (each its user's); as jsonb, so that payloads are parsed once and
- * the claims document is read twice without parsing it again. A write's events and notifications
- * are inserted unless it lost one of its claims. Answers every claim won, with its writer, so the
+ * Many users' writes as one statement, each write atomic on its own. $1 the round's claims, $2 its
+ * events, $3 its notifications, each tagged with its write's user id (`writer`), $4 its listings
+ * (each its user's); as jsonb, so that payloads are parsed once and the claims document is read
+ * twice without parsing it again. Claims are inserted in the global order every writer uses. A
+ * write's events, notifications and listing are inserted unless it lost one of its claims.
+ * Answers every claim won, with its writer, so the
  * caller can tell who lost and give back what the losers had won.
  */
 const roundSql = `
-WITH locked AS (${lockClaimsSql}
-), claimed AS (
+WITH claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
-  SELECT c.kind, c.scope, c.key, c.writer FROM jsonb_to_recordset($2::jsonb) AS c(kind text, scope text, key text, writer text)
-  WHERE (SELECT held FROM locked) IS NOT NULL
+  SELECT c.kind, c.scope, c.key, c.writer FROM jsonb_to_recordset($1::jsonb) AS c(kind text, scope text, key text, writer text)
+  ${claimOrder}
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key, user_id
 ), incomplete AS (
-  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM jsonb_to_recordset($2::jsonb) AS c(writer text) GROUP BY c.writer) AS wanted
+  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM jsonb_to_recordset($1::jsonb) AS c(writer text) GROUP BY c.writer) AS wanted
   LEFT JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer
   WHERE coalesce(won.claims, 0) < wanted.claims
 ), events AS (
   INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM jsonb_to_recordset($3::jsonb) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
+  FROM jsonb_to_recordset($2::jsonb) AS e(writer text, "aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
   WHERE e.writer NOT IN (SELECT writer FROM incomplete)
 ), notifications AS (
   INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
   SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
-  FROM jsonb_to_recordset($4::jsonb) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
+  FROM jsonb_to_recordset($3::jsonb) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
     link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE n.writer NOT IN (SELECT writer FROM incomplete)
 ), listed AS (
   INSERT INTO human_users_listings (${LISTING_COLUMNS})
-  SELECT ${listingValues("l")} FROM jsonb_to_recordset($5::jsonb) AS l(${LISTING_RECORD})
+  SELECT ${listingValues("l")} FROM jsonb_to_recordset($4::jsonb) AS l(${LISTING_RECORD})
   WHERE l."userId" NOT IN (SELECT writer FROM incomplete)
 )
 SELECT kind, scope, key, user_id AS writer FROM claimed`;
@@ -102,19 +102,17 @@ function wonClaimOf(row: unknown): WonClaim {
 
 /**
  * Writes a batch inside `tx`, answering each write in order as `appendUser` would one after another.
- * Usually one statement: all claims locked (in the global order every writer uses), then inserted,
- * then the events and notifications of the writes that won all theirs. A write sharing a claim with
+ * Usually one statement: all claims inserted (in the global order every writer uses), then the
+ * events and notifications of the writes that won all theirs. A write sharing a claim with
  * an earlier one of the batch waits for a further round; a refused write's claims are given back.
  */
 export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppend[]): Promise<AppendOutcome[]> {
   const outcomes: AppendOutcome[] = new Array<AppendOutcome>(writes.length);
   let pending = writes.map((write, index) => ({ write, index }));
-  let toLock = JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key }))));
   while (pending.length > 0) {
     const { round, later } = splitRound(pending);
     const json = tagged(round.map((item) => item.write));
-    const won = (await tx.query(roundSql, [toLock, json.claims, json.events, json.notifications, json.listings])).rows.map(wonClaimOf);
-    toLock = "[]";
+    const won = (await tx.query(roundSql, [json.claims, json.events, json.notifications, json.listings])).rows.map(wonClaimOf);
     const wonByWriter = new Map<string, WonClaim[]>();
     for (const claim of won) {
       const mine = wonByWriter.get(claim.writer);

@@ -1,5 +1,5 @@
 export { postgresStore, migrate } from "./postgres-store.js";
-export type { PgPoolLike, PostgresStoreOptions, PostgresTimeouts } from "./postgres-store.js";
+export type { HostTransactionStore, PgPoolLike, PgQueryable, PostgresStore, PostgresStoreOptions, PostgresTimeouts } from "./postgres-store.js";
 export type { SqlStore } from "./sql-store.js";
 export type { MigrationReport } from "./migrate.js";
 export { migrations } from "./migrations.js";

@@ -11,8 +11,12 @@ export interface PgQuery {
   readonly name?: string;
 }
 
-export interface PgClientLike {
+/** Anything that runs a `pg` query: a `pg.Client`, or a `pg.PoolClient` the host checked out. */
+export interface PgQueryable {
   query(query: PgQuery): Promise<PgResult>;
+}
+
+export interface PgClientLike extends PgQueryable {
   /** `pg` destroys the connection instead of reusing it when given an error. */
   release(destroy?: boolean | Error): void;
   on?(event: "error", listener: (error: Error) => void): unknown;

@@ -1,14 +1,17 @@
 import { isConnectionFailure, withStorageErrors } from "./connection-failure.js";
+import { hostTransactionStore, type HostTransactionStore } from "./held-transaction.js";
 import { runMigrations, type MigrationReport } from "./migrate.js";
-import type { PgPoolLike, PgQuery } from "./pg-like.js";
+import type { PgPoolLike, PgQuery, PgQueryable } from "./pg-like.js";
 import { checkOut, type PooledConnection } from "./pooled-connection.js";
-import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
+import type { SqlDatabase, SqlSession, SqlTransaction } from "./sql-database.js";
 import { sqlStore, type SqlStore } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
+import { withinLimit } from "./time-limit.js";
 import { migrationTimeouts, resolveTimeouts, storeTimeouts, type PostgresTimeouts, type ResolvedTimeouts } from "./timeout-options.js";
 
-export type { PgClientLike, PgPoolLike, PgQuery } from "./pg-like.js";
+export type { PgClientLike, PgPoolLike, PgQuery, PgQueryable } from "./pg-like.js";
 export type { PostgresTimeouts } from "./timeout-options.js";
+export type { HostTransactionStore } from "./held-transaction.js";
 
 export interface PostgresStoreOptions extends PostgresTimeouts {
   /** A `pg.Pool` (or anything with its `connect`). The host owns it and ends it. */
@@ -100,14 +103,46 @@ function poolDatabase(pool: PgPoolLike, prepared: boolean, timeouts: ResolvedTim
 }
 
 /**
+ * A client of the host's, inside the transaction it began, as a session of the store. Each
+ * statement is bounded by the statement timeout; the host owns the client, so after a timeout it
+ * is the host that rolls back and destroys the connection (`client.release(error)`).
+ */
+function clientSession(client: PgQueryable, makeQuery: QueryMaker, timeouts: ResolvedTimeouts): SqlSession {
+  const run = (query: PgQuery) => withStorageErrors(() => withinLimit(client.query(query), timeouts.statementTimeoutMs, "answer"));
+  return {
+    query: (text, params) => run(makeQuery(text, params)),
+    exec: async (script) => {
+      await run({ text: script });
+    },
+  };
+}
+
+/** A PostgreSQL store, which can also write inside a transaction the host holds. */
+export interface PostgresStore extends SqlStore {
+  /**
+   * The store on `client`, a connection on which the host has begun a transaction (`BEGIN`): its
+   * writes commit or roll back with the host's own. Each write runs under a savepoint, so a refused
+   * one leaves the host's transaction usable. Nothing is delivered before the host commits: then
+   * deliver `writtenNotificationIds()` with `deliverPendingNotifications`, or let the worker do it.
+   * The host keeps the client, ends the transaction and releases it.
+   */
+  inTransaction(client: PgQueryable): HostTransactionStore;
+}
+
+/**
  * A `Storage` on PostgreSQL through a `pg` pool: one transaction per user write, uniqueness held by
  * the database's own unique index, the outbox handed out with `FOR UPDATE SKIP LOCKED`. Run
  * `migrate(pool)` once before use. Connection failures, and waits beyond `connectTimeoutMs` (default
  * 5 s) or `statementTimeoutMs` (default 10 s), reject with `StorageUnavailableError`. Throws a
  * `RangeError` for a timeout out of range.
  */
-export function postgresStore(options: PostgresStoreOptions): SqlStore {
-  return sqlStore(poolDatabase(options.pool, options.preparedStatements ?? true, resolveTimeouts(options, storeTimeouts)));
+export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  const prepared = options.preparedStatements ?? true;
+  const timeouts = resolveTimeouts(options, storeTimeouts);
+  return {
+    ...sqlStore(poolDatabase(options.pool, prepared, timeouts)),
+    inTransaction: (client) => hostTransactionStore(clientSession(client, queryMaker(prepared), timeouts)),
+  };
 }
 
 /**

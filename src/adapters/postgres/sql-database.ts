@@ -17,4 +17,15 @@ export interface SqlTransaction extends SqlSession {
 export interface SqlDatabase extends SqlSession {
   /** Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws. */
   transaction<T>(body: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Present when the store runs inside a transaction its host holds: runs `work` under a savepoint,
+   * so that a statement failing in it (an append the database refuses) undoes only `work`, not the
+   * host's transaction. Absent, each statement is a transaction of its own and needs nothing more.
+   */
+  readonly savepoint?: <T>(work: (tx: SqlTransaction) => Promise<T>) => Promise<T>;
+}
+
+/** One statement that may fail by design: alone, or under the host transaction's savepoint. */
+export function undoableQuery(db: SqlDatabase, text: string, params: readonly unknown[]): Promise<{ readonly rows: readonly unknown[] }> {
+  return db.savepoint === undefined ? db.query(text, params) : db.savepoint((tx) => tx.query(text, params));
 }

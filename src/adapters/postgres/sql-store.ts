@@ -14,7 +14,7 @@ import type {
 import { appendBatch } from "./batch-write.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
-import type { SqlDatabase } from "./sql-database.js";
+import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
 
 /** The SQL user log always has the batch write: one transaction per batch. */
@@ -42,7 +42,7 @@ function errorCode(error: unknown): unknown {
 }
 
 /**
- * Deadlock and serialization failures. Claims are locked in one global order, so none is expected;
+ * Deadlock and serialization failures. Claims are taken in one global order, so none is expected;
  * should the database report one anyway, it has rolled the transaction back, and it can run again.
  */
 function isRetryable(error: unknown): boolean {
@@ -113,12 +113,17 @@ export function sqlStore(db: SqlDatabase): SqlStore {
   async function append(request: UserAppend): Promise<AppendOutcome> {
     // A refusal found to have gone away when its reason is read (a claim given up meanwhile) is
     // tried again; the loop only bounds a store that keeps answering so.
+    // Inside a host's transaction a serialization failure recurs on the same snapshot: it is a lost
+    // race for the runner, which decides again and at last answers 10 (the host retries its transaction).
+    const held = db.savepoint !== undefined;
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        await retryingConflicts(() => db.query(sql.appendSql, appendParams(request)));
+        await retryingConflicts(() => undoableQuery(db, sql.appendSql, appendParams(request)), held ? 1 : 3);
         return { ok: true };
       } catch (error) {
-        if (isSequenceTaken(error)) return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
+        if (isSequenceTaken(error) || (held && isRetryable(error))) {
+          return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
+        }
         if (!isRefused(error)) throw error;
         const refusal = await refusalOf(request);
         if (refusal !== undefined) return refusal;

@@ -10,28 +10,19 @@ function iso(column: string): string {
 }
 
 /**
- * Takes a transaction-scoped advisory lock per claim of `$1`, in one global order (by hash), and
- * yields their count. Every writer locks its claims this way before inserting them, so writers
- * wanting overlapping claims queue instead of deadlocking, even batches that hold many claims.
- * The two-key form with a fixed first key keeps these locks apart from the host's own advisory locks.
+ * The order every writer inserts claims in. The claims' primary key decides who wins each claim
+ * (a writer inserting a key another one holds uncommitted waits for it, then skips the key if it
+ * committed); taken in one global order, writers wanting overlapping claims queue one behind
+ * another instead of deadlocking. No advisory lock is needed, so the statements also run on
+ * databases without them.
  */
-const lockClaims = `
-  SELECT count(lock) AS held FROM (
-    SELECT pg_advisory_xact_lock(1752005491, ordered.hash) AS lock FROM (
-      SELECT DISTINCT hashtext(c.kind || chr(31) || c.scope || chr(31) || c.key) AS hash
-      FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
-      ORDER BY hash
-    ) AS ordered
-  ) AS locks`;
-
-/** For a batch: all its claims locked up front, before its first write. $1 claims. */
-export const lockClaimsSql = lockClaims;
+export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.key COLLATE "C"`;
 
 /**
- * One append as one statement, its own transaction, one round trip. Claims are locked first (in
- * the global order), then: the stream's last sequence must be the expected one; the claims given
- * up are deleted; the claims taken are inserted (`ON CONFLICT DO NOTHING` keeps only those won);
- * events and notifications are written only when the sequence matched and every claim was won.
+ * One append as one statement, its own transaction, one round trip: the stream's last sequence
+ * must be the expected one; the claims given up are deleted; the claims taken are inserted in the
+ * global order (`ON CONFLICT DO NOTHING` keeps only those won); events and notifications are
+ * written only when the sequence matched and every claim was won.
  * Otherwise `human_users_claim_held()` raises HU409, which aborts the statement and so undoes it
  * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
  * index instead (23505).
@@ -40,8 +31,7 @@ export const lockClaimsSql = lockClaims;
  * sequence, $6 claims given up, $7 the listing (a JSON object).
  */
 export const appendSql = `
-WITH locked AS (${lockClaims}
-), stream AS (
+WITH stream AS (
   SELECT coalesce(max(sequence), 0) = $5::integer AS current FROM human_users_events WHERE aggregate_id = $4
 ), released AS (
   DELETE FROM human_users_claims h
@@ -51,7 +41,8 @@ WITH locked AS (${lockClaims}
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
   SELECT c.kind, c.scope, c.key, $4 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
-  WHERE (SELECT held FROM locked) IS NOT NULL AND (SELECT current FROM stream)
+  WHERE (SELECT current FROM stream)
+  ${claimOrder}
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key
 ), complete AS (

@@ -5,6 +5,7 @@ import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
 import type { OperationContext } from "../context.js";
 import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
+import { traceOperation } from "../telemetry/operation-span.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import type { FieldTree } from "../wire/field-tree.js";
@@ -44,17 +45,20 @@ export async function runQuery<TParsed, TResponse>(
   try {
     const resolved = resolvePorts(ports, runtime);
     if (resolved.isErr()) return err(resolved.error);
-    const request = camelCaseKeys(rawRequest, query.fields).unwrapOr(undefined);
-    if (request === null || typeof request !== "object" || Array.isArray(request)) return err(notAnObject());
-    const shape = query.shape(request as RequestObject);
-    if (shape.length > 0) return err(invalidRequest(shape));
-    const requester = context?.requester;
-    if (requester === undefined) return err(unauthenticated());
-    const parsed = query.parse(request as RequestObject);
-    if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(resolved.value.config?.limits).maxFieldViolations));
-    const now = await callPort("clock", resolved.value.logger, () => resolved.value.clock.now());
-    if (now.isErr()) return err(now.error);
-    return await query.read({ ports: resolved.value, parsed: parsed.value, requester, now: now.value });
+    const ready = resolved.value;
+    return await traceOperation(ready.telemetry, query.name, async () => {
+      const request = camelCaseKeys(rawRequest, query.fields).unwrapOr(undefined);
+      if (request === null || typeof request !== "object" || Array.isArray(request)) return err(notAnObject());
+      const shape = query.shape(request as RequestObject);
+      if (shape.length > 0) return err(invalidRequest(shape));
+      const requester = context?.requester;
+      if (requester === undefined) return err(unauthenticated());
+      const parsed = query.parse(request as RequestObject);
+      if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
+      const now = await callPort("clock", ready.logger, () => ready.clock.now());
+      if (now.isErr()) return err(now.error);
+      return query.read({ ports: ready, parsed: parsed.value, requester, now: now.value });
+    });
   } catch (cause) {
     return err(portFailure(cause, query.name, ports?.logger));
   }

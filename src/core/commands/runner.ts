@@ -9,6 +9,7 @@ import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, u
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
+import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
 import { applyEvent, foldUser } from "../users/fold-user.js";
 import { userListing } from "../users/user-listing.js";
 import type { UserState } from "../users/user-state.js";
@@ -261,9 +262,14 @@ export async function runCommand<TParsed, TResponse>(
   try {
     const resolved = resolvePorts(ports, runtime);
     if (resolved.isErr()) return err(resolved.error);
-    const prepared = await prepareCommand(resolved.value, request, context, command);
-    if (prepared.isErr()) return err(prepared.error);
-    return await continueCommand(resolved.value, runtime, prepared.value);
+    const ready = resolved.value;
+    // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
+    return await traceOperation(ready.telemetry, command.name, async (span) => {
+      const prepared = await prepareCommand(ready, request, context, command);
+      if (prepared.isErr()) return err(prepared.error);
+      span?.setAttributes(organizationAttributes(prepared.value.organization.id));
+      return continueCommand(ready, runtime, prepared.value);
+    });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports?.logger));
   }
