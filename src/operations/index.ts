@@ -1,12 +1,37 @@
 // The public operations: each is a command of the core, run with delivery and password hashing.
 import { createHumanUserCommand } from "../core/commands/create-human-user.js";
 import { importHumanUserCommand } from "../core/commands/import-human-user.js";
-import type { CreateHumanUserRequest, ImportHumanUserRequest } from "../core/requests.js";
-import type { CreateHumanUserResponse, ImportHumanUserResponse } from "../core/responses.js";
+import { getUserCommand } from "../core/commands/get-user.js";
+import { listUsersQuery } from "../core/commands/list-users.js";
+import { resendEmailCodeCommand } from "../core/commands/resend-email-code.js";
+import { resendInitializationCommand } from "../core/commands/resend-initialization.js";
+import { resendPhoneCodeCommand } from "../core/commands/resend-phone-code.js";
+import { verifyEmailCommand } from "../core/commands/verify-email.js";
+import { verifyInitCodeCommand } from "../core/commands/verify-init-code.js";
+import { verifyPhoneCommand } from "../core/commands/verify-phone.js";
+import type {
+  CreateHumanUserRequest,
+  GetUserRequest,
+  ImportHumanUserRequest,
+  ListUsersRequest,
+  ResendEmailCodeRequest,
+  ResendInitializationRequest,
+  ResendPhoneCodeRequest,
+  VerifyCodeRequest,
+  VerifyInitCodeRequest,
+} from "../core/requests.js";
+import type {
+  ChangeResponse,
+  CreateHumanUserResponse,
+  GetUserResponse,
+  ImportHumanUserResponse,
+  ListUsersResponse,
+  ResendCodeResponse,
+} from "../core/responses.js";
 import { runBulkImport, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource } from "../core/bulk/import-human-users.js";
 import type { OperationContext } from "../core/context.js";
 import type { Ports } from "../ports/index.js";
-import { operation, type UserOperation } from "./operation.js";
+import { operation, queryOperation, type UserOperation } from "./operation.js";
 import { runtime } from "./runtime.js";
 
 export type { UserOperation } from "./operation.js";
@@ -23,6 +48,30 @@ export const createHumanUser: UserOperation<CreateHumanUserRequest, CreateHumanU
  * (`context.orgId`), initialization mails and the passwordless registration link.
  */
 export const importHumanUser: UserOperation<ImportHumanUserRequest, ImportHumanUserResponse> = operation(importHumanUserCommand);
+
+/** ZITADEL's v2 `GetUserByID` (`GET /v2/users/{userId}`): one user, with `user.read` on its organization. */
+export const getUser: UserOperation<GetUserRequest, GetUserResponse> = operation(getUserCommand);
+
+/** ZITADEL's v2 `ListUsers` (`POST /v2/users`): a page of the users the requester may read. */
+export const listUsers: UserOperation<ListUsersRequest, ListUsersResponse> = queryOperation(listUsersQuery);
+
+/** ZITADEL's v2 `VerifyEmail`: redeems the email code; the code is the proof, no requester needed. */
+export const verifyEmail: UserOperation<VerifyCodeRequest, ChangeResponse> = operation(verifyEmailCommand);
+
+/** ZITADEL's v2 `ResendEmailCode`: a new email code, sent or returned; needs `user.write`. */
+export const resendEmailCode: UserOperation<ResendEmailCodeRequest, ResendCodeResponse> = operation(resendEmailCodeCommand);
+
+/** ZITADEL's v2 `VerifyPhone`: redeems the SMS code; the code is the proof, no requester needed. */
+export const verifyPhone: UserOperation<VerifyCodeRequest, ChangeResponse> = operation(verifyPhoneCommand);
+
+/** ZITADEL's v2 `ResendPhoneCode`: a new SMS code, sent or returned; needs `user.write`. */
+export const resendPhoneCode: UserOperation<ResendPhoneCodeRequest, ResendCodeResponse> = operation(resendPhoneCodeCommand);
+
+/** Redeems operation B's initialization code, optionally with a first password; no requester needed. */
+export const verifyInitCode: UserOperation<VerifyInitCodeRequest, ChangeResponse> = operation(verifyInitCodeCommand);
+
+/** ZITADEL's management `ResendHumanInitialization`: a new init code and mail, optionally to a new address. */
+export const resendInitialization: UserOperation<ResendInitializationRequest, ChangeResponse> = operation(resendInitializationCommand);
 
 /**
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in

@@ -78,6 +78,8 @@ export function bulkLookups(directory: Directory, userLog: UserLog): { readonly 
       findHeldClaims: coalesced((claims) => userLog.findHeldClaims(claims)),
       append: (request) => userLog.append(request),
       loadEvents: (userId) => userLog.loadEvents(userId),
+      findClaimHolder: (claim) => userLog.findClaimHolder(claim),
+      queryUsers: (query) => userLog.queryUsers(query),
     },
   };
 }

@@ -109,7 +109,7 @@ function storedPasswordHash(ports: ResolvedPorts, draft: UserDraft): Promise<Res
   return hashed;
 }
 
-interface IssuedCode {
+export interface IssuedCode {
   readonly plain: string;
   /** The event payload part: keyed hash and validity, never the code. */
   readonly stored: CodeAdded;
@@ -117,7 +117,7 @@ interface IssuedCode {
   readonly lifetimeSeconds: number;
 }
 
-const DEFAULT_TEMPLATES = {
+export const DEFAULT_TEMPLATES = {
   verification: "/ui/login/mail/verification?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
   initialization: "/ui/login/user/init?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
 } as const;
