@@ -2,41 +2,31 @@
 // public types. Other adapters and modules have entries of their own: `human-users/passwords`,
 // `human-users/postgres`, `human-users/pglite`, `human-users/smtp`, `human-users/http` and
 // `human-users/testing`.
-export { createHumanUser, importHumanUser, importHumanUsers, type UserOperation } from "./operations/index.js";
 export {
   checkPassword,
+  createHumanUser,
   createPasskeyRegistrationLink,
+  getUser,
+  importHumanUser,
+  importHumanUsers,
+  listUsers,
   passwordReset,
   registerPasskey,
+  resendEmailCode,
+  resendInitialization,
+  resendPhoneCode,
   setPassword,
   unlockUser,
+  verifyEmail,
+  verifyInitCode,
   verifyPasskeyRegistration,
+  verifyPhone,
+  type UserOperation,
 } from "./operations/index.js";
 export { defaultBulkImportOptions, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource, type StopSignal } from "./core/bulk/import-human-users.js";
 export type { OperationContext } from "./core/context.js";
-export type { CreateHumanUserRequest, ImportHumanUserRequest } from "./core/requests.js";
-export type { CreateHumanUserResponse, CreationDetails, ImportHumanUserResponse, PasswordlessRegistration } from "./core/responses.js";
-export type {
-  CheckPasswordRequest,
-  CreatePasskeyRegistrationLinkRequest,
-  PasskeyAuthenticator,
-  PasswordResetRequest,
-  RegisterPasskeyRequest,
-  SetPasswordRequest,
-  UnlockUserRequest,
-  VerifyPasskeyRegistrationRequest,
-} from "./core/requests.js";
-export type {
-  ChangeDetails,
-  CheckPasswordResponse,
-  CreatePasskeyRegistrationLinkResponse,
-  PasskeyRegistrationCode,
-  PasswordResetResponse,
-  RegisterPasskeyResponse,
-  SetPasswordResponse,
-  UnlockUserResponse,
-  VerifyPasskeyRegistrationResponse,
-} from "./core/responses.js";
+export type * from "./core/requests.js";
+export type * from "./core/responses.js";
 export * from "./core/errors/index.js";
 export { foldUser } from "./core/users/fold-user.js";
 export type * from "./core/users/user-state.js";

@@ -56,6 +56,76 @@ export interface ImportHumanUserRequest {
   readonly idps?: readonly { readonly configId: string; readonly externalUserId: string; readonly displayName?: string }[];
 }
 
+/** `getUser`'s request (the v2 `GetUserByIDRequest`). */
+export interface GetUserRequest {
+  readonly userId: string;
+}
+
+/** `verifyEmail` and `verifyPhone` (the v2 `VerifyEmailRequest`, `VerifyPhoneRequest`). */
+export interface VerifyCodeRequest {
+  readonly userId: string;
+  readonly verificationCode: string;
+}
+
+/** `resendEmailCode` (the v2 `ResendEmailCodeRequest`): sent (the default) or returned. */
+export interface ResendEmailCodeRequest {
+  readonly userId: string;
+  readonly sendCode?: { readonly urlTemplate?: string };
+  readonly returnCode?: Record<string, never>;
+}
+
+/** `resendPhoneCode` (the v2 `ResendPhoneCodeRequest`). */
+export interface ResendPhoneCodeRequest {
+  readonly userId: string;
+  readonly sendCode?: Record<string, never>;
+  readonly returnCode?: Record<string, never>;
+}
+
+/** `verifyInitCode`: the initialization code from operation B's mail, and optionally a first password. */
+export interface VerifyInitCodeRequest {
+  readonly userId: string;
+  readonly verificationCode: string;
+  readonly password?: string;
+}
+
+/** `resendInitialization` (the management `ResendHumanInitializationRequest`): `email` first changes the address. */
+export interface ResendInitializationRequest {
+  readonly userId: string;
+  readonly email?: string;
+}
+
+type TextQueryMethod =
+  | "TEXT_QUERY_METHOD_EQUALS"
+  | "TEXT_QUERY_METHOD_EQUALS_IGNORE_CASE"
+  | "TEXT_QUERY_METHOD_STARTS_WITH"
+  | "TEXT_QUERY_METHOD_STARTS_WITH_IGNORE_CASE"
+  | "TEXT_QUERY_METHOD_CONTAINS"
+  | "TEXT_QUERY_METHOD_CONTAINS_IGNORE_CASE"
+  | "TEXT_QUERY_METHOD_ENDS_WITH"
+  | "TEXT_QUERY_METHOD_ENDS_WITH_IGNORE_CASE"
+  | number;
+
+/** One search query of `listUsers` (the v2 `SearchQuery`): exactly one member. */
+export type UserSearchQuery =
+  | { readonly userNameQuery: { readonly userName: string; readonly method?: TextQueryMethod } }
+  | { readonly emailQuery: { readonly emailAddress: string; readonly method?: TextQueryMethod } }
+  | { readonly loginNameQuery: { readonly loginName: string; readonly method?: TextQueryMethod } }
+  | { readonly displayNameQuery: { readonly displayName: string; readonly method?: TextQueryMethod } }
+  | { readonly organizationIdQuery: { readonly organizationId: string } }
+  | { readonly stateQuery: { readonly state: string | number } }
+  | { readonly typeQuery: { readonly type: string | number } }
+  | { readonly inUserIdsQuery: { readonly userIds: readonly string[] } }
+  | { readonly andQuery: { readonly queries: readonly UserSearchQuery[] } }
+  | { readonly orQuery: { readonly queries: readonly UserSearchQuery[] } }
+  | { readonly notQuery: { readonly query: UserSearchQuery } };
+
+/** `listUsers`' request (the v2 `ListUsersRequest`). */
+export interface ListUsersRequest {
+  readonly query?: { readonly offset?: string | number; readonly limit?: number; readonly asc?: boolean };
+  readonly sortingColumn?: string | number;
+  readonly queries?: readonly UserSearchQuery[];
+}
+
 /** `checkPassword`'s request: the user by id or by login name, and the password to check. */
 export type CheckPasswordRequest = ({ readonly userId: string; readonly loginName?: never } | { readonly loginName: string; readonly userId?: never }) & {
   readonly password: string;

@@ -34,13 +34,85 @@ export interface ImportHumanUserResponse {
   readonly passwordlessRegistration?: PasswordlessRegistration;
 }
 
-/** `details` of a change to an existing user (the reference server's `zitadel.object.v2.Details`). */
-export interface ChangeDetails {
-  /** Decimal string: the user's last sequence after the change. */
-  readonly sequence: string;
-  /** RFC 3339 UTC. */
-  readonly changeDate: string;
-  readonly resourceOwner: string;
+/** `details` of a change to an existing user (and of a read: the user's last change). */
+export type ChangeDetails = CreationDetails;
+
+/** `verifyEmail`, `verifyPhone`, `verifyInitCode` and `resendInitialization` answer only the change's details. */
+export interface ChangeResponse {
+  readonly details: ChangeDetails;
+}
+
+/** `resendEmailCode` and `resendPhoneCode`: the details, and the code when `returnCode` asked for it. */
+export interface ResendCodeResponse {
+  readonly details: ChangeDetails;
+  readonly verificationCode?: string;
+}
+
+/** The v2 `UserState` names a user of this library can have. */
+export type UserStateName = "USER_STATE_INITIAL" | "USER_STATE_ACTIVE" | "USER_STATE_LOCKED";
+
+/** The v2 `HumanProfile`; empty texts are left out. */
+export interface HumanProfile {
+  readonly givenName: string;
+  readonly familyName: string;
+  readonly nickName?: string;
+  readonly displayName?: string;
+  readonly preferredLanguage?: string;
+  readonly gender: "GENDER_UNSPECIFIED" | "GENDER_FEMALE" | "GENDER_MALE" | "GENDER_DIVERSE";
+}
+
+/** The v2 `HumanUser` part of a user; `isVerified`, `passwordChangeRequired` are left out when false. */
+export interface HumanUser {
+  readonly profile: HumanProfile;
+  readonly email: { readonly email: string; readonly isVerified?: true };
+  /** Only when the user has a phone number. */
+  readonly phone?: { readonly phone: string; readonly isVerified?: true };
+  readonly passwordChangeRequired?: true;
+  /** RFC 3339: when the password was last set; absent when the user has none. */
+  readonly passwordChanged?: string;
+}
+
+/** The v2 `User`. */
+export interface User {
+  readonly userId: string;
+  readonly details: ChangeDetails;
+  readonly state: UserStateName;
+  readonly username: string;
+  /** The username alone, or `username@domain` for each verified domain (`userLoginMustBeDomain`); left out when empty. */
+  readonly loginNames?: readonly string[];
+  readonly preferredLoginName?: string;
+  readonly human: HumanUser;
+}
+
+/** `getUser`'s response: the v2 `GetUserByIDResponse`. */
+export interface GetUserResponse {
+  readonly details: ChangeDetails;
+  readonly user: User;
+}
+
+/** The v2 `UserFieldName` values `listUsers` sorts by. */
+export type UserFieldName =
+  | "USER_FIELD_NAME_UNSPECIFIED"
+  | "USER_FIELD_NAME_USER_NAME"
+  | "USER_FIELD_NAME_FIRST_NAME"
+  | "USER_FIELD_NAME_LAST_NAME"
+  | "USER_FIELD_NAME_NICK_NAME"
+  | "USER_FIELD_NAME_DISPLAY_NAME"
+  | "USER_FIELD_NAME_EMAIL"
+  | "USER_FIELD_NAME_STATE"
+  | "USER_FIELD_NAME_TYPE"
+  | "USER_FIELD_NAME_CREATION_DATE";
+
+/** `listUsers`' response: the v2 `ListUsersResponse`, zero and empty members left out as protobuf JSON does. */
+export interface ListUsersResponse {
+  readonly details: {
+    /** Decimal string: every user the queries find, whatever the page. */
+    readonly totalResult?: string;
+    /** RFC 3339: the clock's time of the read (the listings are current with every answered write). */
+    readonly timestamp: string;
+  };
+  readonly sortingColumn?: Exclude<UserFieldName, "USER_FIELD_NAME_UNSPECIFIED">;
+  readonly result?: readonly User[];
 }
 
 /** `checkPassword`'s response body. */
@@ -51,9 +123,8 @@ export interface CheckPasswordResponse {
   readonly details: ChangeDetails;
 }
 
-export interface SetPasswordResponse {
-  readonly details: ChangeDetails;
-}
+/** `setPassword` answers the change's details. */
+export type SetPasswordResponse = ChangeResponse;
 
 export interface PasswordResetResponse {
   readonly details: ChangeDetails;
@@ -61,9 +132,7 @@ export interface PasswordResetResponse {
   readonly verificationCode?: string;
 }
 
-export interface UnlockUserResponse {
-  readonly details: ChangeDetails;
-}
+export type UnlockUserResponse = ChangeResponse;
 
 /** A passwordless registration code: what `registerPasskey` takes as its proof. */
 export interface PasskeyRegistrationCode {
@@ -84,6 +153,4 @@ export interface RegisterPasskeyResponse {
   readonly publicKeyCredentialCreationOptions: JsonObject;
 }
 
-export interface VerifyPasskeyRegistrationResponse {
-  readonly details: ChangeDetails;
-}
+export type VerifyPasskeyRegistrationResponse = ChangeResponse;

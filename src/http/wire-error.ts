@@ -37,8 +37,8 @@ export const problems = {
   /** REST answers code 5 as the reference server's gateway does; Connect's word for 404 is `unimplemented`. */
   unknownRoute: (path: string, connectShaped: boolean): HttpProblem =>
     problem(404, connectShaped ? 12 : 5, "HTTP-r0ut", `no operation at ${quoted(path)}`),
-  methodNotAllowed: (method: string): HttpProblem =>
-    problem(405, 12, "HTTP-m3th", `method ${quoted(method)} is not allowed here; use POST`, { allow: "POST" }),
+  methodNotAllowed: (method: string, allowed: readonly string[] = ["POST"]): HttpProblem =>
+    problem(405, 12, "HTTP-m3th", `method ${quoted(method)} is not allowed here; use ${allowed.join(" or ")}`, { allow: allowed.join(", ") }),
   unsupportedMediaType: (contentType: string | null): HttpProblem =>
     problem(415, 3, "HTTP-m3d1", `content type ${contentType === null ? "(none)" : quoted(contentType)} is not supported; send application/json`),
   unsupportedEncoding: (encoding: string): HttpProblem =>

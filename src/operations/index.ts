@@ -2,38 +2,57 @@
 import { createHumanUserCommand } from "../core/commands/create-human-user.js";
 import { importHumanUserCommand } from "../core/commands/import-human-user.js";
 import { checkPasswordCommand } from "../core/commands/check-password.js";
+import { createPasskeyRegistrationLinkCommand } from "../core/commands/create-passkey-registration-link.js";
 import { passwordResetCommand } from "../core/commands/password-reset.js";
+import { registerPasskeyCommand } from "../core/commands/register-passkey.js";
 import { setPasswordCommand } from "../core/commands/set-password.js";
 import { unlockUserCommand } from "../core/commands/unlock-user.js";
-import { createPasskeyRegistrationLinkCommand } from "../core/commands/create-passkey-registration-link.js";
-import { registerPasskeyCommand } from "../core/commands/register-passkey.js";
 import { verifyPasskeyRegistrationCommand } from "../core/commands/verify-passkey-registration.js";
+import { getUserCommand } from "../core/commands/get-user.js";
+import { listUsersQuery } from "../core/commands/list-users.js";
+import { resendEmailCodeCommand } from "../core/commands/resend-email-code.js";
+import { resendInitializationCommand } from "../core/commands/resend-initialization.js";
+import { resendPhoneCodeCommand } from "../core/commands/resend-phone-code.js";
+import { verifyEmailCommand } from "../core/commands/verify-email.js";
+import { verifyInitCodeCommand } from "../core/commands/verify-init-code.js";
+import { verifyPhoneCommand } from "../core/commands/verify-phone.js";
 import type {
   CheckPasswordRequest,
   CreateHumanUserRequest,
   CreatePasskeyRegistrationLinkRequest,
-  RegisterPasskeyRequest,
-  VerifyPasskeyRegistrationRequest,
+  GetUserRequest,
   ImportHumanUserRequest,
+  ListUsersRequest,
   PasswordResetRequest,
+  RegisterPasskeyRequest,
+  ResendEmailCodeRequest,
+  ResendInitializationRequest,
+  ResendPhoneCodeRequest,
   SetPasswordRequest,
   UnlockUserRequest,
+  VerifyCodeRequest,
+  VerifyInitCodeRequest,
+  VerifyPasskeyRegistrationRequest,
 } from "../core/requests.js";
 import type {
+  ChangeResponse,
   CheckPasswordResponse,
   CreateHumanUserResponse,
   CreatePasskeyRegistrationLinkResponse,
-  RegisterPasskeyResponse,
-  VerifyPasskeyRegistrationResponse,
+  GetUserResponse,
   ImportHumanUserResponse,
+  ListUsersResponse,
   PasswordResetResponse,
+  RegisterPasskeyResponse,
+  ResendCodeResponse,
   SetPasswordResponse,
   UnlockUserResponse,
+  VerifyPasskeyRegistrationResponse,
 } from "../core/responses.js";
 import { runBulkImport, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource } from "../core/bulk/import-human-users.js";
 import type { OperationContext } from "../core/context.js";
 import type { Ports } from "../ports/index.js";
-import { operation, type UserOperation } from "./operation.js";
+import { operation, queryOperation, type UserOperation } from "./operation.js";
 import { runtime } from "./runtime.js";
 
 export type { UserOperation } from "./operation.js";
@@ -50,6 +69,30 @@ export const createHumanUser: UserOperation<CreateHumanUserRequest, CreateHumanU
  * (`context.orgId`), initialization mails and the passwordless registration link.
  */
 export const importHumanUser: UserOperation<ImportHumanUserRequest, ImportHumanUserResponse> = operation(importHumanUserCommand);
+
+/** ZITADEL's v2 `GetUserByID` (`GET /v2/users/{userId}`): one user, with `user.read` on its organization. */
+export const getUser: UserOperation<GetUserRequest, GetUserResponse> = operation(getUserCommand);
+
+/** ZITADEL's v2 `ListUsers` (`POST /v2/users`): a page of the users the requester may read. */
+export const listUsers: UserOperation<ListUsersRequest, ListUsersResponse> = queryOperation(listUsersQuery);
+
+/** ZITADEL's v2 `VerifyEmail`: redeems the email code; the code is the proof, no requester needed. */
+export const verifyEmail: UserOperation<VerifyCodeRequest, ChangeResponse> = operation(verifyEmailCommand);
+
+/** ZITADEL's v2 `ResendEmailCode`: a new email code, sent or returned; needs `user.write`. */
+export const resendEmailCode: UserOperation<ResendEmailCodeRequest, ResendCodeResponse> = operation(resendEmailCodeCommand);
+
+/** ZITADEL's v2 `VerifyPhone`: redeems the SMS code; the code is the proof, no requester needed. */
+export const verifyPhone: UserOperation<VerifyCodeRequest, ChangeResponse> = operation(verifyPhoneCommand);
+
+/** ZITADEL's v2 `ResendPhoneCode`: a new SMS code, sent or returned; needs `user.write`. */
+export const resendPhoneCode: UserOperation<ResendPhoneCodeRequest, ResendCodeResponse> = operation(resendPhoneCodeCommand);
+
+/** Redeems operation B's initialization code, optionally with a first password; no requester needed. */
+export const verifyInitCode: UserOperation<VerifyInitCodeRequest, ChangeResponse> = operation(verifyInitCodeCommand);
+
+/** ZITADEL's management `ResendHumanInitialization`: a new init code and mail, optionally to a new address. */
+export const resendInitialization: UserOperation<ResendInitializationRequest, ChangeResponse> = operation(resendInitializationCommand);
 
 /**
  * Checks a user's password (by `userId` or `loginName`), as the reference server does in a

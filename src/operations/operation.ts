@@ -1,5 +1,6 @@
 import { ResultAsync } from "neverthrow";
 import type { Command } from "../core/commands/command.js";
+import { runQuery, type Query } from "../core/commands/query.js";
 import { runCommand } from "../core/commands/runner.js";
 import type { OperationContext } from "../core/context.js";
 import type { Ports } from "../ports/index.js";
@@ -18,4 +19,9 @@ export interface UserOperation<TRequest, TResponse> {
 /** A command as a public operation. */
 export function operation<TRequest, TParsed, TResponse>(command: Command<TParsed, TResponse>): UserOperation<TRequest, TResponse> {
   return (ports: Ports, request: unknown, context?: OperationContext) => new ResultAsync(runCommand(ports, request, context, command, runtime));
+}
+
+/** A query (a read across users) as a public operation. */
+export function queryOperation<TRequest, TParsed, TResponse>(query: Query<TParsed, TResponse>): UserOperation<TRequest, TResponse> {
+  return (ports: Ports, request: unknown, context?: OperationContext) => new ResultAsync(runQuery(ports, request, context, query, runtime));
 }

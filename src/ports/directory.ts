@@ -22,6 +22,8 @@ export interface OrganizationPolicy {
 export interface OrganizationDomain {
   readonly domain: string;
   readonly verified: boolean;
+  /** The domain of a user's preferred login name (`userLoginMustBeDomain`); default: the first verified one. */
+  readonly primary?: boolean;
 }
 
 export interface Organization {

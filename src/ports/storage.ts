@@ -5,6 +5,7 @@ import type { StoredEvent, UniqueClaim, UserLog } from "./user-log.js";
 export type * from "./directory.js";
 export type * from "./outbox.js";
 export type * from "./user-log.js";
+export type * from "./user-listing.js";
 
 /**
  * What a store gives the library, one part per concern: the directory it reads organizations and

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../shared/json.js";
 import type { OutboxNotification } from "./outbox.js";
+import type { UserListing, UserPage, UserQuery } from "./user-listing.js";
 
 export type ClaimKind = "user_id" | "username" | "idp_link";
 
@@ -44,6 +45,8 @@ export interface UserAppend {
   /** Claims this user gives up (a changed username); ones it does not hold are ignored. */
   readonly releasedClaims?: readonly UniqueClaim[];
   readonly notifications: readonly OutboxNotification[];
+  /** The user as it is after these events, for `queryUsers`: it replaces the user's listing. */
+  readonly listing: UserListing;
 }
 
 /**
@@ -70,7 +73,7 @@ export type AppendOutcome = { readonly ok: true } | AppendRefusal;
 export interface UserLog {
   /** The subset of `claims` that somebody already holds, in the order asked. */
   findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]>;
-  /** Writes the append's events, claims (taken and released) and notifications atomically, or nothing. */
+  /** Writes the append's events, claims (taken and released), notifications and listing atomically, or nothing. */
   append(append: UserAppend): Promise<AppendOutcome>;
   /**
    * Optional batch of new users (each `expectedSequence` 0), for bulk import: each append atomic on
@@ -81,6 +84,11 @@ export interface UserLog {
   appendNewUsers?(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
   /** One user's events in sequence order; empty when the user does not exist. */
   loadEvents(userId: string): Promise<readonly StoredEvent[]>;
-  /** The id of the user holding `claim` (compared exactly, as `findHeldClaims` does), or undefined when nobody holds it. */
+  /** The id of the user holding `claim` (how a login name finds its user), or undefined when it is free. */
   findClaimHolder(claim: UniqueClaim): Promise<string | undefined>;
+  /**
+   * One page of the users `query.filter` finds, in the query's order, with how many it finds in
+   * all. Reads the listings appends wrote, so it sees every append that has been answered.
+   */
+  queryUsers(query: UserQuery): Promise<UserPage>;
 }

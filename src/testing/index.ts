@@ -2,5 +2,5 @@
 // peer dependency): import it only from test files.
 export { describeStorageContract } from "./storage-contract.js";
 export type { StorageContractOptions, StorageFactory, StorageSeed, StorageUnderTest } from "./storage-contract.js";
-export { contractIdentityProviders, contractOrganizations, newUserAppend } from "./storage-fixtures.js";
+export { contractIdentityProviders, contractOrganizations, listingOf, newUserAppend } from "./storage-fixtures.js";
 export type { WriteOptions } from "./storage-fixtures.js";

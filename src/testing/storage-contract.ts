@@ -23,6 +23,7 @@ import {
   usernameClaim,
   newUserAppend,
 } from "./storage-fixtures.js";
+import { describeListingContract } from "./listing-contract.js";
 
 export interface StorageSeed {
   readonly organizations: readonly Organization[];
@@ -40,6 +41,9 @@ export interface StorageUnderTest {
 
 /** Builds a fresh, empty store holding exactly `seed`'s organizations and identity providers. */
 export type StorageFactory = (seed: StorageSeed) => StorageUnderTest | Promise<StorageUnderTest>;
+
+/** A user log's optional batch write, once the store has one. */
+export type AppendNewUsers = NonNullable<UserLog["appendNewUsers"]>;
 
 export interface StorageContractOptions {
   /** Parallel writers in the claim race; default 25. */
@@ -98,8 +102,6 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }
     };
   }
-
-  type AppendNewUsers = NonNullable<UserLog["appendNewUsers"]>;
 
   /** For the optional batch write: the test is skipped, saying why, when the store has none. */
   function withBatchStore(body: (subject: StorageUnderTest, appendNewUsers: AppendNewUsers) => Promise<void>): (context: TestContext) => Promise<void> {
@@ -447,6 +449,8 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.userLog.findHeldClaims([usernameClaim("theirs")])).toEqual([usernameClaim("theirs")]);
       }));
     });
+
+    describeListingContract(withStore, withBatchStore);
 
     describe("outbox", () => {
       it("hands out due notifications whole, with no attempts yet, and records the lease", withStore(async ({ storage, snapshot }) => {

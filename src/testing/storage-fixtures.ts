@@ -6,6 +6,7 @@ import type {
   StoredEvent,
   UniqueClaim,
   UserAppend,
+  UserListing,
 } from "../ports/storage.js";
 
 /** The organizations and identity providers every contract test's store starts with. */
@@ -82,6 +83,37 @@ export function notificationOf(userId: string, orgId: string, index: number): Ou
   };
 }
 
+/**
+ * A user's listing as an append carries it: `<userId>-name`, `<userId>@acme.example`, created at
+ * T0 and changed at its sequence's time, with `overrides` on top (folded copies included: set
+ * them along with the texts they fold).
+ */
+export function listingOf(userId: string, orgId: string, sequence: number, overrides: Partial<UserListing> = {}): UserListing {
+  return {
+    userId,
+    orgId,
+    sequence,
+    createdAt: T0.toISOString(),
+    changedAt: at(sequence * 1000).toISOString(),
+    state: "USER_STATE_ACTIVE",
+    username: `${userId}-name`,
+    givenName: "Ada",
+    familyName: "Lovelace",
+    nickName: "",
+    displayName: "Ada Lovelace",
+    preferredLanguage: "de-CH",
+    gender: "GENDER_FEMALE",
+    email: `${userId}@acme.example`,
+    emailVerified: false,
+    phoneVerified: false,
+    passwordChangeRequired: false,
+    usernameFolded: `${userId}-name`.toLowerCase(),
+    emailFolded: `${userId}@acme.example`.toLowerCase(),
+    displayNameFolded: "ada lovelace",
+    ...overrides,
+  };
+}
+
 function range(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index);
 }
@@ -96,6 +128,7 @@ export function newUserAppend(userId: string, options: WriteOptions = {}): UserA
     events: range(options.events ?? 2).map((index) => eventOf(userId, orgId, index + 1)),
     claims: [userIdClaim(userId), ...(options.claims ?? [usernameClaim(`${userId}-name`)])],
     notifications: range(options.notifications ?? 1).map((index) => notificationOf(userId, orgId, index)),
+    listing: listingOf(userId, orgId, options.events ?? 2),
   };
 }
 
@@ -122,5 +155,6 @@ export function existingUserAppend(userId: string, expectedSequence: number, opt
     claims: options.claims ?? [],
     ...(options.releasedClaims !== undefined ? { releasedClaims: options.releasedClaims } : {}),
     notifications: [],
+    listing: listingOf(userId, orgId, expectedSequence + (options.events ?? 1)),
   };
 }

@@ -32,9 +32,13 @@ function setup(options: Partial<FetchHandlerOptions> = {}): Tripwire & { call(pa
 describe("routes and methods", () => {
   it("answers an unknown REST path with 404 and code 5", async () => {
     const { call, touched } = setup();
-    expect(await call("/v2/users", { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+    expect(await call("/v2/groups", { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
       status: 404,
-      body: restError(5, "HTTP-r0ut", 'no operation at "/v2/users"'),
+      body: restError(5, "HTTP-r0ut", 'no operation at "/v2/groups"'),
+    });
+    expect(await call("/v2/users/1/email", { method: "POST", headers: JSON_HEADERS, body: "{}" })).toEqual({
+      status: 404,
+      body: restError(5, "HTTP-r0ut", 'no operation at "/v2/users/1/email"'),
     });
     expect(touched).toEqual([]);
   });
@@ -58,9 +62,18 @@ describe("routes and methods", () => {
     });
   });
 
+  it("names every method a path is served with: GET for a user, GET and POST where both match", async () => {
+    const { raw, touched } = setup();
+    const user = await raw("/v2/users/123", { method: "POST", headers: JSON_HEADERS, body: "{}" });
+    const both = await raw(REST_A, { method: "DELETE" });
+    expect([user.status, user.headers.get("allow"), await user.json()]).toEqual([405, "GET", restError(12, "HTTP-m3th", 'method "POST" is not allowed here; use GET')]);
+    expect([both.status, both.headers.get("allow"), await both.json()]).toEqual([405, "GET, POST", restError(12, "HTTP-m3th", 'method "DELETE" is not allowed here; use GET or POST')]);
+    expect(touched).toEqual([]);
+  });
+
   it("answers another method with 405 and Allow: POST, in each style", async () => {
     const { raw, touched } = setup();
-    const rest = await raw(REST_A, { method: "GET" });
+    const rest = await raw(REST_B, { method: "GET" });
     const connect = await raw(CONNECT_B, { method: "PUT", headers: JSON_HEADERS, body: "{}" });
     expect([rest.status, rest.headers.get("allow"), await rest.json()]).toEqual([
       405,

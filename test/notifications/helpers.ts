@@ -5,6 +5,7 @@ import type { Clock } from "../../src/ports/clock.js";
 import type { Logger } from "../../src/ports/logger.js";
 import type { RandomSource } from "../../src/ports/random-source.js";
 import type { OutboxNotification, UserAppend } from "../../src/ports/storage.js";
+import { listingOf } from "../../src/testing/storage-fixtures.js";
 
 export const start = new Date("2025-03-01T10:00:00.000Z");
 
@@ -85,6 +86,7 @@ export function writeOf(notifications: readonly OutboxNotification[], userId = "
     ],
     claims: [{ kind: "user_id", scope: "", key: userId }],
     notifications,
+    listing: listingOf(userId, "org-1", 1),
   };
 }
 

@@ -22,7 +22,8 @@ const ORIGIN = "https://login.acme.test";
 const PASSKEYS: HumanUsersConfig = { passkeys: { rpId: "acme.test", rpName: "Acme", origins: [ORIGIN, "https://app.acme.test"] } };
 const NOT_PENDING = plainError(3, "USER-pk0n", "no passkey registration with this id is waiting for verification");
 const ATTESTATION = plainError(3, "USER-pkat", "the passkey attestation could not be verified");
-const CODE_INVALID = plainError(3, "USER-c0de", "the code is not valid");
+const CODE_WRONG = plainError(3, "USER-c0d3", "the passkey registration code is not valid");
+const NO_CODE = plainError(9, "USER-n0cd", "no passkey registration code is pending");
 
 /** 32 bytes of `byte`, base64url: a challenge drawn from the stepping random source. */
 function challengeOf(byte: number): string {
@@ -103,7 +104,7 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
 
     // Replayed: the registration is complete, and the code is used up.
     expect((await verifyPasskeyRegistration(ports, { userId, passkeyId: id(3), publicKeyCredential: credential, passkeyName: "Laptop" }))._unsafeUnwrapErr()).toEqual(NOT_PENDING);
-    expect((await registerPasskey(ports, { userId, code: { id: codeId, code } }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+    expect((await registerPasskey(ports, { userId, code: { id: codeId, code } }))._unsafeUnwrapErr()).toEqual(NO_CODE);
   });
 
   it("refuses an attestation replayed onto a new registration, one from a wrong origin, and one that came too late, with 3", async () => {
@@ -153,8 +154,8 @@ describe("passkeys: access, configuration and links", () => {
     const { ports, eventsOf } = await open();
     const { userId, codeId } = await annWithLink(ports);
 
-    expect((await registerPasskey(ports, { userId, code: { id: codeId, code: "wrongwrongwr" } }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
-    expect((await registerPasskey(ports, { userId, code: { id: "no-such-code", code: "aaaaaaaaaaaa" } }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+    expect((await registerPasskey(ports, { userId, code: { id: codeId, code: "wrongwrongwr" } }))._unsafeUnwrapErr()).toEqual(CODE_WRONG);
+    expect((await registerPasskey(ports, { userId, code: { id: "no-such-code", code: "aaaaaaaaaaaa" } }))._unsafeUnwrapErr()).toEqual(NO_CODE);
     expect(await eventsOf(userId, 3)).toEqual([event(userId, 4, "user.human.passwordless.initialization.code.check.failed", { id: codeId })]);
     expect((await registerPasskey(ports, { userId }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
     expect((await registerPasskey(ports, { userId }, { requester: { userId: "x", orgId: "globex" } }))._unsafeUnwrapErr()).toEqual(plainError(5, "USER-u5r5", "the user does not exist"));
@@ -164,7 +165,7 @@ describe("passkeys: access, configuration and links", () => {
     const { ports } = await open();
     const { userId } = await annWithLink(ports);
     for (const name of ["__proto__", "constructor", "toString"]) {
-      expect((await registerPasskey(ports, { userId, code: { id: name, code: "aaaaaaaaaaaa" } }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+      expect((await registerPasskey(ports, { userId, code: { id: name, code: "aaaaaaaaaaaa" } }))._unsafeUnwrapErr()).toEqual(NO_CODE);
       const credential = { id: "x", rawId: "x", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } };
       expect((await verifyPasskeyRegistration(ports, { userId, passkeyId: name, publicKeyCredential: credential, passkeyName: "Key" }))._unsafeUnwrapErr()).toEqual(NOT_PENDING);
     }

@@ -1,7 +1,7 @@
 // setPassword with each proof (current password, reset code) and without one, on the memory store
 // and on PostgreSQL; unlockUser.
 import { describe, expect, it } from "vitest";
-import { checkPassword, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
+import { checkPassword, getUser, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
 import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
 import { storedCode } from "./support/import-fixtures.js";
 import { instanceAdmin, invalidBody, member, plainError } from "./support/ports.js";
@@ -10,7 +10,8 @@ const kinds = await storeKinds("set_password");
 
 const WRONG = plainError(3, "USER-p4ss", "the user or password is not correct");
 const LOCKED = plainError(9, "USER-l0ck", "the user is locked; an administrator must unlock it");
-const CODE_INVALID = plainError(3, "USER-c0de", "the code is not valid");
+const CODE_WRONG = plainError(3, "USER-c0d3", "the password reset code is not valid");
+const NO_CODE = plainError(9, "USER-n0cd", "no password reset code is pending");
 const OLD = "Old-Password-1";
 const NEW = "New-Password-2";
 
@@ -50,7 +51,7 @@ describe.each(kinds)("setPassword on $name", (kind) => {
     expect((await setPassword(ports, { userId, newPassword: { password: NEW, changeRequired: true }, verificationCode: "AAAAAA" }))._unsafeUnwrap()).toEqual({
       details: details(4),
     });
-    expect((await setPassword(ports, { userId, newPassword: { password: "Third-Password-3" }, verificationCode: "AAAAAA" }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+    expect((await setPassword(ports, { userId, newPassword: { password: "Third-Password-3" }, verificationCode: "AAAAAA" }))._unsafeUnwrapErr()).toEqual(NO_CODE);
     expect(await eventsOf(userId, 2)).toEqual([
       event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s", codeReturned: true }),
       event(userId, 4, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: true }),
@@ -65,10 +66,10 @@ describe.each(kinds)("setPassword on $name", (kind) => {
     await passwordReset(ports, { userId, returnCode: {} }, { requester: member });
 
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "BBBBBB" }))._unsafeUnwrapErr()).toEqual(CODE_INVALID);
+      expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "BBBBBB" }))._unsafeUnwrapErr()).toEqual(CODE_WRONG);
     }
     expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "AAAAAA" }))._unsafeUnwrapErr()).toEqual(
-      plainError(9, "USER-c0d9", "the code was entered wrongly too often; ask for a new one"),
+      plainError(9, "USER-c0d5", "the password reset code was entered wrong too often; request a new one"),
     );
     expect((await eventsOf(userId, 3)).map((stored) => stored.type)).toEqual(Array.from({ length: 5 }, () => "user.human.password.code.check.failed"));
 
@@ -76,7 +77,7 @@ describe.each(kinds)("setPassword on $name", (kind) => {
     expect((await passwordReset(ports, { userId, returnCode: {} }, { requester: member }))._unsafeUnwrap().verificationCode).toBe("BBBBBB");
     clock.set("2026-03-04T06:06:07Z");
     expect((await setPassword(ports, { userId, newPassword: { password: NEW }, verificationCode: "BBBBBB" }))._unsafeUnwrapErr()).toEqual(
-      plainError(3, "USER-c0dx", "the code has expired; ask for a new one"),
+      plainError(3, "USER-c0dx", "the password reset code has expired; request a new one"),
     );
   });
 
@@ -158,5 +159,31 @@ describe.each(kinds)("unlockUser on $name", (kind) => {
     expect((await unlockUser(ports, { userId }, { requester: { userId: "x", orgId: "globex" } }))._unsafeUnwrapErr()).toEqual(
       plainError(5, "USER-u5r5", "the user does not exist"),
     );
+  });
+});
+
+describe.each(kinds)("getUser after the first login on $name", (kind) => {
+  it("shows the lock, the upgrade leaving passwordChanged as it was, and a new password with its change requirement", async () => {
+    const { ports, clock } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD, 2), { passwordChangeRequired: true }));
+    const shown = async () => {
+      const { user } = (await getUser(ports, { userId }, { requester: member }))._unsafeUnwrap();
+      return { state: user.state, sequence: user.details.sequence, passwordChangeRequired: user.human.passwordChangeRequired, passwordChanged: user.human.passwordChanged };
+    };
+    const atImport = { state: "USER_STATE_ACTIVE", sequence: "2", passwordChangeRequired: true, passwordChanged: "2026-03-04T05:06:07Z" };
+    expect(await shown()).toEqual(atImport);
+
+    // Two rounds of PBKDF2 are not the cheap hasher's one: the first login upgrades the hash, not the password's date.
+    clock.set("2026-03-04T06:00:00Z");
+    expect((await checkPassword(ports, { userId, password: OLD })).isOk()).toBe(true);
+    expect(await shown()).toEqual({ ...atImport, sequence: "4" });
+
+    for (let attempt = 0; attempt < 3; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
+    expect(await shown()).toEqual({ ...atImport, state: "USER_STATE_LOCKED", sequence: "8" });
+
+    await unlockUser(ports, { userId }, { requester: member });
+    clock.set("2026-03-04T07:00:00Z");
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW } }, { requester: member })).isOk()).toBe(true);
+    expect(await shown()).toEqual({ state: "USER_STATE_ACTIVE", sequence: "10", passwordChangeRequired: undefined, passwordChanged: "2026-03-04T07:00:00Z" });
   });
 });

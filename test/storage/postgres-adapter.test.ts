@@ -130,6 +130,7 @@ describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () 
         "human_users_claims",
         "human_users_events",
         "human_users_identity_providers",
+        "human_users_listings",
         "human_users_organization_domains",
         "human_users_organizations",
         "human_users_outbox",

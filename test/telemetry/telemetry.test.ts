@@ -63,7 +63,7 @@ describe("telemetry through OpenTelemetry", () => {
     const op = "checkPassword";
     expect(recording.tree().slice(before)).toEqual([
       span(op, undefined, { "human_users.operation": op, "human_users.organization.id": "acme", "human_users.code": 0 }),
-      span("userLog.findClaimHolder", op, { "human_users.claim.kind": "username", "human_users.found": true }),
+      span("userLog.findClaimHolder", op, { "human_users.claim.kind": "username", "human_users.claim.held": true }),
       span("userLog.loadEvents", op, { "human_users.events": 2 }),
       span("passwords.verify", op, { "human_users.valid": true }),
       span("userLog.append", op, { "human_users.events": 1, "human_users.claims": 0, "human_users.notifications": 0, "human_users.outcome": "ok" }),

@@ -14,8 +14,10 @@ import type {
   StoredEvent,
   UniqueClaim,
   UserAppend,
+  UserListing,
   UserLog,
 } from "../../ports/storage.js";
+import { queryListings } from "./user-query.js";
 
 export interface MemoryStoreSeed {
   readonly organizations?: readonly Organization[];
@@ -144,6 +146,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   const streams = new Map<string, StoredEvent[]>();
   const claims = new Map<string, HeldClaim>();
   const outbox = new Map<string, OutboxEntry>();
+  const listings = new Map<string, UserListing>();
 
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
   function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
@@ -182,6 +185,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     if (!follows || write.events.some((event) => event.aggregateId !== write.userId)) {
       throw new Error("memoryStore: events must belong to the append's user and follow its expected sequence");
     }
+    if (write.listing.userId !== write.userId) throw new Error("memoryStore: the listing must be the append's user's");
     if (write.notifications.some((notification) => outbox.has(notification.id) || notificationIds.has(notification.id))) {
       throw new Error("memoryStore: a notification with this id already exists");
     }
@@ -203,6 +207,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
     }
+    listings.set(append.userId, frozenCopy(append.listing));
   }
 
   function append(request: UserAppend): Promise<AppendOutcome> {
@@ -247,6 +252,8 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     // The stored events are frozen: handed out as they are, in a list of the caller's own.
     loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).slice()),
     findClaimHolder: (claim) => Promise.resolve(claims.get(claimKey(claim))?.userId),
+    // Listings are frozen too: a page is a list of the caller's own holding them.
+    queryUsers: (query) => Promise.resolve(queryListings(listings.values(), query)),
   };
 
   const notificationOutbox: Outbox = {

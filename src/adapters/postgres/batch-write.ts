@@ -1,14 +1,16 @@
 import { claimKey } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
 import type { SqlTransaction } from "./sql-database.js";
+import { LISTING_COLUMNS, LISTING_RECORD, listingValues } from "./listing-sql.js";
 import { claimOrder } from "./statements.js";
 
 /**
  * Many users' writes as one statement, each write atomic on its own. $1 the round's claims, $2 its
- * events, $3 its notifications, each tagged with its write's user id (`writer`); as jsonb, so that
- * payloads are parsed once and the claims document is read twice without parsing it again. Claims
- * are inserted in the global order every writer uses. A write's events and notifications are
- * inserted unless it lost one of its claims. Answers every claim won, with its writer, so the
+ * events, $3 its notifications, each tagged with its write's user id (`writer`), $4 its listings
+ * (each its user's); as jsonb, so that payloads are parsed once and the claims document is read
+ * twice without parsing it again. Claims are inserted in the global order every writer uses. A
+ * write's events, notifications and listing are inserted unless it lost one of its claims.
+ * Answers every claim won, with its writer, so the
  * caller can tell who lost and give back what the losers had won.
  */
 const roundSql = `
@@ -33,6 +35,10 @@ WITH claimed AS (
   FROM jsonb_to_recordset($3::jsonb) AS n(writer text, id text, kind text, "userId" text, "orgId" text, recipient text, code text,
     link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE n.writer NOT IN (SELECT writer FROM incomplete)
+), listed AS (
+  INSERT INTO human_users_listings (${LISTING_COLUMNS})
+  SELECT ${listingValues("l")} FROM jsonb_to_recordset($4::jsonb) AS l(${LISTING_RECORD})
+  WHERE l."userId" NOT IN (SELECT writer FROM incomplete)
 )
 SELECT kind, scope, key, user_id AS writer FROM claimed`;
 
@@ -49,8 +55,9 @@ interface WonClaim {
   readonly writer: string;
 }
 
-function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string } {
+function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string; listings: string } {
   return {
+    listings: JSON.stringify(writes.map((write) => write.listing)),
     claims: JSON.stringify(writes.flatMap((write) => write.claims.map(({ kind, scope, key }) => ({ kind, scope, key, writer: write.userId })))),
     events: JSON.stringify(writes.flatMap((write) => write.events.map((event) => ({ writer: write.userId, ...event })))),
     notifications: JSON.stringify(writes.flatMap((write) => write.notifications.map((notification) => ({ writer: write.userId, ...notification })))),
@@ -105,7 +112,7 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppen
   while (pending.length > 0) {
     const { round, later } = splitRound(pending);
     const json = tagged(round.map((item) => item.write));
-    const won = (await tx.query(roundSql, [json.claims, json.events, json.notifications])).rows.map(wonClaimOf);
+    const won = (await tx.query(roundSql, [json.claims, json.events, json.notifications, json.listings])).rows.map(wonClaimOf);
     const wonByWriter = new Map<string, WonClaim[]>();
     for (const claim of won) {
       const mine = wonByWriter.get(claim.writer);

@@ -1,4 +1,5 @@
 import type { SqlSession } from "./sql-database.js";
+import { backfillListings, LISTINGS_SQL } from "./listings-migration.js";
 import { recomputeUsernameClaimKeys, USERNAME_KEYS_SQL, type UsernamesFoldedTogether } from "./username-claim-keys.js";
 
 /**
@@ -111,6 +112,15 @@ export const migrations: readonly Migration[] = [
     name: "username_case_folding",
     sql: USERNAME_KEYS_SQL,
     run: async (tx) => ({ foldedTogether: await recomputeUsernameClaimKeys(tx) }),
+  },
+  {
+    version: 3,
+    name: "user_listings",
+    sql: LISTINGS_SQL,
+    run: async (tx) => {
+      await backfillListings(tx);
+      return {};
+    },
   },
 ];
 

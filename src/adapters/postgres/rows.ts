@@ -13,6 +13,7 @@ import type {
   PendingNotification,
   StoredEvent,
   UniqueClaim,
+  UserListing,
 } from "../../ports/storage.js";
 
 interface ClaimRow {
@@ -56,6 +57,31 @@ interface OrganizationRow {
   readonly id: string;
   readonly policy: string | null;
   readonly domains: string;
+}
+
+interface ListingRow {
+  readonly user_id: string;
+  readonly org_id: string;
+  readonly sequence: number;
+  readonly created_at: string;
+  readonly changed_at: string;
+  readonly state: UserListing["state"];
+  readonly username: string;
+  readonly given_name: string;
+  readonly family_name: string;
+  readonly nick_name: string;
+  readonly display_name: string;
+  readonly preferred_language: string;
+  readonly gender: string;
+  readonly email: string;
+  readonly email_verified: boolean;
+  readonly phone: string | null;
+  readonly phone_verified: boolean;
+  readonly password_change_required: boolean;
+  readonly password_changed_at: string | null;
+  readonly username_folded: string;
+  readonly email_folded: string;
+  readonly display_name_folded: string;
 }
 
 interface IdentityProviderRow {
@@ -114,6 +140,34 @@ export function toRecord(row: unknown): NotificationRecord {
     ...optional("deliveredAt", outbox.delivered_at),
     ...optional("failedAt", outbox.failed_at),
     ...optional("lastError", outbox.last_error),
+  };
+}
+
+export function toListing(row: unknown): UserListing {
+  const listing = row as ListingRow;
+  return {
+    userId: listing.user_id,
+    orgId: listing.org_id,
+    sequence: listing.sequence,
+    createdAt: listing.created_at,
+    changedAt: listing.changed_at,
+    state: listing.state,
+    username: listing.username,
+    givenName: listing.given_name,
+    familyName: listing.family_name,
+    nickName: listing.nick_name,
+    displayName: listing.display_name,
+    preferredLanguage: listing.preferred_language,
+    gender: listing.gender,
+    email: listing.email,
+    emailVerified: listing.email_verified,
+    ...optional("phone", listing.phone),
+    phoneVerified: listing.phone_verified,
+    passwordChangeRequired: listing.password_change_required,
+    ...optional("passwordChangedAt", listing.password_changed_at),
+    usernameFolded: listing.username_folded,
+    emailFolded: listing.email_folded,
+    displayNameFolded: listing.display_name_folded,
   };
 }
 

@@ -12,7 +12,8 @@ import type {
   UserLog,
 } from "../../ports/storage.js";
 import { appendBatch } from "./batch-write.js";
-import { toClaim, toEvent, toIdentityProvider, toOrganization, toPending, toRecord } from "./rows.js";
+import { queryUsersStatement } from "./listing-query.js";
+import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
 
@@ -77,6 +78,7 @@ function appendParams(append: UserAppend): unknown[] {
     append.userId,
     append.expectedSequence,
     toJsonClaims(append.releasedClaims ?? []),
+    JSON.stringify(append.listing),
   ];
 }
 
@@ -141,8 +143,14 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     },
     loadEvents: async (userId) => (await db.query(sql.loadEventsSql, [userId])).rows.map(toEvent),
     async findClaimHolder(claim) {
-      const row = (await db.query(sql.claimHolderSql, [claim.kind, claim.scope, claim.key])).rows[0] as { user_id?: unknown } | undefined;
-      return typeof row?.user_id === "string" ? row.user_id : undefined;
+      const row = (await db.query(sql.claimHolderSql, [claim.kind, claim.scope, claim.key])).rows[0] as { user_id: string } | undefined;
+      return row?.user_id;
+    },
+    async queryUsers(query) {
+      const statement = queryUsersStatement(query);
+      const rows = (await db.query(statement.text, statement.params)).rows as readonly { total: unknown; user_id: string | null }[];
+      const totalResult = Number(rows[0]?.total ?? 0);
+      return { totalResult, users: rows.filter((row) => row.user_id !== null).map(toListing) };
     },
   };
 
@@ -184,7 +192,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     async upsertOrganization(organization) {
       await db.transaction(async (tx) => {
         const policy = organization.policy === undefined ? null : JSON.stringify(organization.policy);
-        const domains = JSON.stringify(organization.domains.map(({ domain, verified }) => ({ domain, verified })));
+        const domains = JSON.stringify(organization.domains.map(({ domain, verified, primary }) => ({ domain, verified, ...(primary === true ? { primary } : {}) })));
         await tx.query(sql.upsertOrganizationSql, [organization.id, policy, domains]);
         await tx.query(sql.deleteDomainsSql, [organization.id]);
         await tx.query(sql.insertDomainsSql, [organization.id, domains]);

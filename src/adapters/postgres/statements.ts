@@ -2,6 +2,7 @@
 // parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way. Times
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
+import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingValues } from "./listing-sql.js";
 
 /** `column` as RFC 3339 UTC with milliseconds. */
 function iso(column: string): string {
@@ -25,8 +26,9 @@ export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.k
  * Otherwise `human_users_claim_held()` raises HU409, which aborts the statement and so undoes it
  * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
  * index instead (23505).
+ * The user's listing is replaced in the same statement, under the same condition.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
- * sequence, $6 claims given up.
+ * sequence, $6 claims given up, $7 the listing (a JSON object).
  */
 export const appendSql = `
 WITH stream AS (
@@ -56,6 +58,11 @@ WITH stream AS (
   FROM json_to_recordset($3::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
     locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE (SELECT ok FROM complete)
+), listed AS (
+  INSERT INTO human_users_listings (${LISTING_COLUMNS})
+  SELECT ${listingValues("l")} FROM json_to_record($7::json) AS l(${LISTING_RECORD})
+  WHERE (SELECT ok FROM complete)
+  ${LISTING_UPSERT}
 )
 SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete`;
 
@@ -70,12 +77,12 @@ CROSS JOIN LATERAL (
   SELECT 1 FROM human_users_claims h WHERE h.kind = c.kind AND h.scope = c.scope AND h.key = c.key LIMIT 1
 ) AS held`;
 
-/** Who holds one claim: a probe of the primary key. $1 kind, $2 scope, $3 key. */
-export const claimHolderSql = `SELECT user_id FROM human_users_claims WHERE kind = $1 AND scope = $2 AND key = $3`;
-
 const eventColumns = `type, aggregate_id, org_id, sequence, ${iso("created_at")} AS created_at, payload::text AS payload`;
 
 export const loadEventsSql = `SELECT ${eventColumns} FROM human_users_events WHERE aggregate_id = $1 ORDER BY sequence`;
+
+/** The holder of one claim: a primary-key probe. $1 kind, $2 scope, $3 key. */
+export const claimHolderSql = `SELECT user_id FROM human_users_claims WHERE kind = $1 AND scope = $2 AND key = $3`;
 
 const outboxColumns = `id, kind, user_id, org_id, recipient, code, link, locale, display_name, username,
   ${iso("created_at")} AS created_at, ${iso("expires_at")} AS expires_at, attempts, state,

@@ -79,6 +79,7 @@ export function bulkLookups(directory: Directory, userLog: UserLog): { readonly 
       append: (request) => userLog.append(request),
       loadEvents: (userId) => userLog.loadEvents(userId),
       findClaimHolder: (claim) => userLog.findClaimHolder(claim),
+      queryUsers: (query) => userLog.queryUsers(query),
     },
   };
 }

@@ -4,7 +4,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { CheckPasswordResponse } from "../responses.js";
 import { checkPasswordFields, checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
 import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { portFailure } from "./port-call.js";
 
@@ -42,6 +42,6 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
       if (rehashed.isOk()) events.push({ type: "user.human.password.hash.updated", payload: { encodedHash: rehashed.value } });
     }
     const passwordChangeRequired = stored.changeRequired;
-    return ok({ userId, events, respond: (facts) => ok({ userId, passwordChangeRequired, details: changeDetails(facts) }) });
+    return ok({ userId, events, respond: (facts) => ok({ userId, passwordChangeRequired, ...changeResponse(facts) }) });
   },
 };

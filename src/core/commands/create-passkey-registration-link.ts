@@ -3,10 +3,10 @@ import type { OutboxNotification } from "../../ports/outbox.js";
 import { userNotFound } from "../errors/user-errors.js";
 import type { CreatePasskeyRegistrationLinkResponse } from "../responses.js";
 import { PASSKEY_LINK_PLACEHOLDERS } from "../rules/url-template.js";
-import { userTarget } from "../schemas/existing-user.js";
+import { requestedUserId } from "../schemas/user-id.js";
 import { parsePasskeyLink, passkeyLinkFields, type PasskeyLinkInput } from "../schemas/passkey-registration-link.js";
 import { deliveryShape } from "../schemas/password-reset.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
@@ -24,7 +24,7 @@ export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, Cre
   fields: passkeyLinkFields,
   shape: deliveryShape,
   access: () => ({ permission: "user.write", proof: false }),
-  target: userTarget,
+  target: (request) => ({ userId: requestedUserId(request) }),
   parse: parsePasskeyLink,
   async decide({ ports, parsed, user, now, origin }) {
     if (user === undefined) return err(userNotFound());
@@ -49,7 +49,7 @@ export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, Cre
         { type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...code.stored, ...(returned ? { codeReturned: true } : {}) } },
       ],
       notifications,
-      respond: (facts) => ok({ details: changeDetails(facts), ...(returned ? { code: { id: codeId, code: code.plain } } : {}) }),
+      respond: (facts) => ok({ ...changeResponse(facts), ...(returned ? { code: { id: codeId, code: code.plain } } : {}) }),
     });
   },
 };

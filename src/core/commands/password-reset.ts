@@ -2,9 +2,9 @@ import { err, ok } from "neverthrow";
 import type { OutboxNotification } from "../../ports/outbox.js";
 import { userNotFound } from "../errors/user-errors.js";
 import type { PasswordResetResponse } from "../responses.js";
-import { userTarget } from "../schemas/existing-user.js";
+import { requestedUserId } from "../schemas/user-id.js";
 import { deliveryShape, parsePasswordReset, passwordResetFields, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
@@ -22,7 +22,7 @@ export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResp
   fields: passwordResetFields,
   shape: deliveryShape,
   access: (request) => ({ permission: "user.write", proof: !returnsCode(request) }),
-  target: userTarget,
+  target: (request) => ({ userId: requestedUserId(request) }),
   parse: parsePasswordReset,
   async decide({ ports, parsed, user, now, origin }) {
     if (user === undefined) return err(userNotFound());
@@ -39,7 +39,7 @@ export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResp
       userId: user.userId,
       events: [{ type: "user.human.password.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } }],
       notifications,
-      respond: (facts) => ok({ details: changeDetails(facts), ...(returned ? { verificationCode: code.plain } : {}) }),
+      respond: (facts) => ok({ ...changeResponse(facts), ...(returned ? { verificationCode: code.plain } : {}) }),
     });
   },
 };

@@ -2,14 +2,14 @@ import { err, ok, type Result } from "neverthrow";
 import type { PasskeySettings } from "../../ports/config.js";
 import { encodeBase64Url } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExpired, codeInvalid, codeTriedTooOften, invalidRequest, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
+import { codeExhausted, codeExpired, codeWrong, invalidRequest, noCodePending, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
 import type { RegisterPasskeyResponse } from "../responses.js";
-import { userTarget } from "../schemas/existing-user.js";
+import { requestedUserId } from "../schemas/user-id.js";
 import { hasRegistrationCode, parseRegisterPasskey, registerPasskeyFields, registerPasskeyShape, type RegisterPasskeyInput } from "../schemas/register-passkey.js";
-import { redeemCode } from "../secrets/redeem-code.js";
+import { checkCode } from "../secrets/code-check.js";
 import { entryOf } from "../users/entry-of.js";
 import type { UserState } from "../users/user-state.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command, Decision } from "./command.js";
 import { callPort } from "./port-call.js";
 
@@ -22,23 +22,23 @@ export function passkeyTimeoutSeconds(settings: PasskeySettings): number {
 }
 
 /** The registration code's check: nothing to say when it holds, else the answer (a wrong one recorded first). */
-function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, keys: Parameters<typeof redeemCode>[3]): Result<Decision<RegisterPasskeyResponse>, ErrorBody> | undefined {
+function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, keys: Parameters<typeof checkCode>[3]): Result<Decision<RegisterPasskeyResponse>, ErrorBody> | undefined {
   const given = input.code;
   if (given === undefined) return undefined;
-  switch (redeemCode(entryOf(user.passwordlessCodes, given.id), given.code, now, keys)) {
-    case "ok":
+  switch (checkCode(entryOf(user.passwordlessCodes, given.id), given.code, now, keys)) {
+    case "match":
       return undefined;
-    case "missing":
-      return err(codeInvalid());
+    case "none":
+      return err(noCodePending("passwordless"));
     case "exhausted":
-      return err(codeTriedTooOften());
+      return err(codeExhausted("passwordless"));
     case "expired":
-      return err(codeExpired());
+      return err(codeExpired("passwordless"));
     case "wrong":
       return ok({
         userId: user.userId,
         events: [{ type: "user.human.passwordless.initialization.code.check.failed", payload: { id: given.id } }],
-        respond: () => err(codeInvalid()),
+        respond: () => err(codeWrong("passwordless")),
       });
   }
 }
@@ -55,7 +55,7 @@ export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPassk
   fields: registerPasskeyFields,
   shape: registerPasskeyShape,
   access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request) }),
-  target: userTarget,
+  target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseRegisterPasskey,
   async decide({ ports, parsed, user, now }) {
     if (user === undefined) return err(userNotFound());
@@ -88,7 +88,7 @@ export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPassk
     return ok({
       userId: user.userId,
       events: [{ type: "user.human.passwordless.token.added", payload: { webAuthNTokenId: passkeyId, challenge, rpID: settings.rpId, ...(codeId !== undefined ? { codeId } : {}) } }],
-      respond: (facts) => ok({ details: changeDetails(facts), passkeyId, publicKeyCredentialCreationOptions: { publicKey: options.value } }),
+      respond: (facts) => ok({ ...changeResponse(facts), passkeyId, publicKeyCredentialCreationOptions: { publicKey: options.value } }),
     });
   },
 };

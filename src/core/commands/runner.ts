@@ -10,8 +10,9 @@ import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
-import { foldUser } from "../users/fold-user.js";
+import { applyEvent, foldUser } from "../users/fold-user.js";
 import { findUserIdByLoginName } from "../users/login-name.js";
+import { userListing } from "../users/user-listing.js";
 import type { UserState } from "../users/user-state.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
@@ -175,14 +176,21 @@ export async function decideCommand<TParsed, TResponse>(
       return ok({ decision, append: undefined, facts });
     }
     const date = rfc3339(now.value);
+    const events = sequenceEvents(decision.events, decision.userId, orgId, date, after);
+    // The listing is the fold of exactly the events the append is written after: the expected
+    // sequence guarantees that no other event slips in between.
+    let changed = user;
+    for (const event of events) changed = applyEvent(changed, event);
+    if (changed === undefined) return err(portFailure(new Error("the decided events do not make a user"), prepared.command.name, ports.logger));
     const append: UserAppend = {
       userId: decision.userId,
       orgId,
       expectedSequence: after,
-      events: sequenceEvents(decision.events, decision.userId, orgId, date, after),
+      events,
       claims: decision.claims ?? [],
       ...(decision.releasedClaims !== undefined && decision.releasedClaims.length > 0 ? { releasedClaims: decision.releasedClaims } : {}),
       notifications: decision.notifications ?? [],
+      listing: userListing(changed),
     };
     const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };
     return ok({ decision, append, facts });

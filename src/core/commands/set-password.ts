@@ -1,15 +1,15 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExpired, codeInvalid, codeTriedTooOften, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
+import { codeExhausted, codeExpired, codeWrong, noCodePending, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
-import { userTarget } from "../schemas/existing-user.js";
+import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
-import { redeemCode } from "../secrets/redeem-code.js";
+import { checkCode } from "../secrets/code-check.js";
 import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
 import type { DecideInput, Decision } from "./command.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 
 type Refusal = Decision<SetPasswordResponse>;
@@ -30,17 +30,17 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     if (checked.isErr()) return err(checked.error);
     return checked.value.valid ? undefined : recorded(failedCheckEvents(user, organization), wrongPassword());
   }
-  switch (redeemCode(user.passwordResetCode, proof.code, now, ports.keys)) {
-    case "ok":
+  switch (checkCode(user.passwordResetCode, proof.code, now, ports.keys)) {
+    case "match":
       return undefined;
-    case "missing":
-      return err(codeInvalid());
+    case "none":
+      return err(noCodePending("passwordReset"));
     case "exhausted":
-      return err(codeTriedTooOften());
+      return err(codeExhausted("passwordReset"));
     case "expired":
-      return err(codeExpired());
+      return err(codeExpired("passwordReset"));
     case "wrong":
-      return recorded([{ type: "user.human.password.code.check.failed", payload: {} }], codeInvalid());
+      return recorded([{ type: "user.human.password.code.check.failed", payload: {} }], codeWrong("passwordReset"));
   }
 }
 
@@ -55,7 +55,7 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   fields: setPasswordFields,
   shape: setPasswordShape,
   access: (request) => ({ permission: "user.write", proof: hasPasswordProof(request) }),
-  target: userTarget,
+  target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseSetPassword,
   async decide(input) {
     const { ports, parsed, user } = input;
@@ -67,7 +67,7 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
     return ok({
       userId: user.userId,
       events: [{ type: "user.human.password.changed", payload: { encodedHash: encodedHash.value, changeRequired: parsed.changeRequired } }],
-      respond: (facts) => ok({ details: changeDetails(facts) }),
+      respond: (facts) => ok(changeResponse(facts)),
     });
   },
 };

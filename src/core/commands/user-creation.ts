@@ -117,7 +117,7 @@ export interface IssuedCode {
   readonly lifetimeSeconds: number;
 }
 
-const DEFAULT_TEMPLATES = {
+export const DEFAULT_TEMPLATES = {
   verification: "/ui/login/mail/verification?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
   initialization: "/ui/login/user/init?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}",
 } as const;

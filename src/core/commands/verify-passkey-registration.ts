@@ -2,15 +2,15 @@ import { err, ok, type Result } from "neverthrow";
 import type { AttestedPasskey } from "../../ports/passkeys.js";
 import { encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeInvalid, passkeyAttestation, passkeyExpired, passkeyNotPending, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
+import { noCodePending, passkeyAttestation, passkeyExpired, passkeyNotPending, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { VerifyPasskeyRegistrationResponse } from "../responses.js";
-import { userTarget } from "../schemas/existing-user.js";
+import { requestedUserId } from "../schemas/user-id.js";
 import { parseVerifyPasskey, verifyPasskeyFields, verifyPasskeyShape, type VerifyPasskeyInput } from "../schemas/verify-passkey-registration.js";
 import { entryOf } from "../users/entry-of.js";
 import type { PasskeyState } from "../users/user-state.js";
-import { changeDetails } from "./change-details.js";
+import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { callPort } from "./port-call.js";
 import { passkeyTimeoutSeconds } from "./register-passkey.js";
@@ -59,7 +59,7 @@ export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, Verif
   fields: verifyPasskeyFields,
   shape: verifyPasskeyShape,
   access: () => ({ permission: "user.write", proof: true }),
-  target: userTarget,
+  target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseVerifyPasskey,
   async decide({ ports, parsed, user, now }) {
     if (user === undefined) return err(userNotFound());
@@ -70,7 +70,7 @@ export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, Verif
     if (passkey === undefined || passkey.credential !== undefined) return err(passkeyNotPending());
     if (now.getTime() > Date.parse(passkey.startedAt) + passkeyTimeoutSeconds(settings) * 1000) return err(passkeyExpired());
     // The link's code may have been redeemed meanwhile by another registration.
-    if (passkey.codeId !== undefined && entryOf(user.passwordlessCodes, passkey.codeId) === undefined) return err(codeInvalid());
+    if (passkey.codeId !== undefined && entryOf(user.passwordlessCodes, passkey.codeId) === undefined) return err(noCodePending("passwordless"));
 
     const attested = await verifyAttestation(ports, parsed, passkey, settings.origins);
     if (attested.isErr()) return err(attested.error);
@@ -93,6 +93,6 @@ export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, Verif
       },
     ];
     if (passkey.codeId !== undefined) events.push({ type: "user.human.passwordless.initialization.code.check.succeeded", payload: { id: passkey.codeId } });
-    return ok({ userId: user.userId, events, respond: (facts) => ok({ details: changeDetails(facts) }) });
+    return ok({ userId: user.userId, events, respond: (facts) => ok(changeResponse(facts)) });
   },
 };

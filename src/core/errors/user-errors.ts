@@ -19,13 +19,18 @@ export const errorIds = {
   usernameTaken: "USER-n4m6",
   accountTaken: "USER-l1n6",
   reservedDomain: "USER-d0m3",
+  codeWrong: "USER-c0d3",
+  codeExpired: "USER-c0dx",
+  codeExhausted: "USER-c0d5",
+  noCodePending: "USER-n0cd",
+  emailAlreadyVerified: "USER-3m4v",
+  phoneAlreadyVerified: "USER-ph4v",
+  noPhone: "USER-n0ph",
+  alreadyInitialized: "USER-1n1t",
   invalidConfiguration: "USER-c0nf",
   wrongPassword: "USER-p4ss",
   userLocked: "USER-l0ck",
   userNotLocked: "USER-nl0k",
-  codeInvalid: "USER-c0de",
-  codeExpired: "USER-c0dx",
-  codeTriedTooOften: "USER-c0d9",
   passkeysNotConfigured: "USER-pk0c",
   passkeyNotPending: "USER-pk0n",
   passkeyExpired: "USER-pkex",
@@ -72,6 +77,31 @@ export function reservedDomain(field: string): ErrorBody {
   return invalidArgument(errorIds.reservedDomain, [{ field, description: "uses a domain verified by another organization" }]);
 }
 
+/** Which code a check or a resend is about. */
+export type CodeChannel = "email" | "phone" | "init" | "passwordReset" | "passwordless";
+
+const CODE_NAMES: Readonly<Record<CodeChannel, string>> = {
+  email: "email verification code",
+  phone: "phone verification code",
+  init: "initialization code",
+  passwordReset: "password reset code",
+  passwordless: "passkey registration code",
+};
+
+/** Code 3: the code is not the one sent. The failed attempt is recorded. */
+export const codeWrong = (channel: CodeChannel): ErrorBody => errorBody(3, errorIds.codeWrong, `the ${CODE_NAMES[channel]} is not valid`);
+/** Code 3: the code was right or wrong, but its time is over; nothing is recorded. */
+export const codeExpired = (channel: CodeChannel): ErrorBody =>
+  errorBody(3, errorIds.codeExpired, `the ${CODE_NAMES[channel]} has expired; request a new one`);
+/** Code 9: too many wrong attempts killed the code. */
+export const codeExhausted = (channel: CodeChannel): ErrorBody =>
+  errorBody(9, errorIds.codeExhausted, `the ${CODE_NAMES[channel]} was entered wrong too often; request a new one`);
+export const noCodePending = (channel: CodeChannel): ErrorBody => errorBody(9, errorIds.noCodePending, `no ${CODE_NAMES[channel]} is pending`);
+export const emailAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.emailAlreadyVerified, "the email address is already verified");
+export const phoneAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.phoneAlreadyVerified, "the phone number is already verified");
+export const noPhone = (): ErrorBody => errorBody(9, errorIds.noPhone, "the user has no phone number");
+export const alreadyInitialized = (): ErrorBody => errorBody(9, errorIds.alreadyInitialized, "the user is already initialized");
+
 /**
  * A password check that failed, for any reason a caller could tell apart otherwise: an unknown
  * login name, a user without a password and a wrong password all answer exactly this.
@@ -79,10 +109,6 @@ export function reservedDomain(field: string): ErrorBody {
 export const wrongPassword = (): ErrorBody => errorBody(3, errorIds.wrongPassword, "the user or password is not correct");
 export const userLocked = (): ErrorBody => errorBody(9, errorIds.userLocked, "the user is locked; an administrator must unlock it");
 export const userNotLocked = (): ErrorBody => errorBody(9, errorIds.userNotLocked, "the user is not locked");
-export const codeInvalid = (): ErrorBody => errorBody(3, errorIds.codeInvalid, "the code is not valid");
-export const codeExpired = (): ErrorBody => errorBody(3, errorIds.codeExpired, "the code has expired; ask for a new one");
-export const codeTriedTooOften = (): ErrorBody =>
-  errorBody(9, errorIds.codeTriedTooOften, "the code was entered wrongly too often; ask for a new one");
 export const passkeysNotConfigured = (): ErrorBody =>
   errorBody(9, errorIds.passkeysNotConfigured, "passkeys are not configured (config.passkeys names no relying party)");
 export const passkeyNotPending = (): ErrorBody =>

@@ -58,6 +58,7 @@ export type PasskeyVerified = {
 
 export interface UserEventPayloads {
   "user.human.added": HumanAdded;
+  "user.human.email.changed": { readonly email: string };
   "user.human.email.code.added": CodeAdded;
   "user.human.email.verification.failed": Empty;
   "user.human.email.verified": Empty;

@@ -5,7 +5,7 @@ import { ok, type Result } from "neverthrow";
 import type { FieldViolation } from "../errors/index.js";
 import { MAX_PASSWORD_BYTES } from "../users/password-check.js";
 import { violation } from "../validation/violations.js";
-import { idShape, leafFields } from "./existing-user.js";
+import { idShape, leafFields } from "./id-member.js";
 import { atMostOneOf, member } from "./structure.js";
 
 export interface CheckPasswordInput {

@@ -6,7 +6,7 @@ import { emptyMessage, optional, parsedWith, record, text } from "../validation/
 import { MAX_TEXT } from "./fields.js";
 import type { CodeDeliveryChoice } from "./password-reset.js";
 import { requestParser } from "./request-parser.js";
-import { withLeaves } from "./existing-user.js";
+import { withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 
 export interface PasskeyLinkInput {
@@ -20,7 +20,7 @@ const passkeyUrlTemplate = v.pipe(
 
 const schema = () => v.object({ sendLink: optional(record({ urlTemplate: optional(passkeyUrlTemplate) })), returnCode: optional(emptyMessage) });
 
-export const passkeyLinkFields = withLeaves(fieldTreeOf(schema()), "userId");
+export const passkeyLinkFields = withUserId(fieldTreeOf(schema()));
 
 export const parsePasskeyLink = requestParser({
   schema,

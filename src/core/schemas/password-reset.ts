@@ -5,7 +5,7 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { parseUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { emptyMessage, optional, parsedWith, record, text } from "../validation/fields.js";
-import { idShape, withLeaves } from "./existing-user.js";
+import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 import { MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
@@ -25,7 +25,7 @@ export function returnsCode(request: Readonly<Record<string, unknown>>): boolean
 
 /** `sendLink` and `returnCode` exclude each other (a protobuf oneof). */
 export function deliveryShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  return [...idShape(request, "userId"), ...atMostOneOf(request, ["sendLink"], ["sendLink", "returnCode"])];
+  return [...userIdShape(request), ...atMostOneOf(request, ["sendLink"], ["sendLink", "returnCode"])];
 }
 
 export const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlTemplate));
@@ -46,7 +46,7 @@ const schema = () =>
     returnCode: optional(emptyMessage),
   });
 
-export const passwordResetFields = withLeaves(fieldTreeOf(schema()), "userId");
+export const passwordResetFields = withUserId(fieldTreeOf(schema()));
 
 export const parsePasswordReset = requestParser({
   schema,

@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { optional, parsedWith, record, text } from "../validation/fields.js";
-import { idShape, withLeaves } from "./existing-user.js";
+import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 import { identifier, MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
@@ -25,7 +25,7 @@ export function hasRegistrationCode(request: Readonly<Record<string, unknown>>):
 }
 
 export function registerPasskeyShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  return idShape(request, "userId");
+  return userIdShape(request);
 }
 
 const ATTACHMENTS: ReadonlyMap<unknown, Attachment> = new Map<unknown, Attachment>([
@@ -53,7 +53,7 @@ const schema = () =>
     domain: optional(text({ min: 0, max: MAX_TEXT })),
   });
 
-export const registerPasskeyFields = withLeaves(fieldTreeOf(schema()), "userId");
+export const registerPasskeyFields = withUserId(fieldTreeOf(schema()));
 
 export const parseRegisterPasskey = requestParser({
   schema,

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { flag, optional, record, text } from "../validation/fields.js";
 import { passwordShape } from "./check-password.js";
-import { idShape, withLeaves } from "./existing-user.js";
+import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 import { neutralRulesContext } from "./rules-context.js";
 import { MAX_TEXT, plainPassword } from "./fields.js";
@@ -26,7 +26,7 @@ export function hasPasswordProof(request: Readonly<Record<string, unknown>>): bo
 }
 
 export function setPasswordShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  const violations = [...idShape(request, "userId"), ...requiredObjects(request, ["newPassword"])];
+  const violations = [...userIdShape(request), ...requiredObjects(request, ["newPassword"])];
   violations.push(...atMostOneOf(request, ["verificationCode"], ["currentPassword", "verificationCode"]));
   if (member(request, "currentPassword") != null) violations.push(...passwordShape(request, "currentPassword"));
   return violations;
@@ -40,7 +40,7 @@ function schema(context: RulesContext) {
   });
 }
 
-export const setPasswordFields = withLeaves(fieldTreeOf(schema(neutralRulesContext)), "userId");
+export const setPasswordFields = withUserId(fieldTreeOf(schema(neutralRulesContext)));
 
 export const parseSetPassword = requestParser({
   schema,

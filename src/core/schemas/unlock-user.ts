@@ -1,12 +1,12 @@
 import { ok, type Result } from "neverthrow";
 import type { FieldViolation } from "../errors/index.js";
-import { idShape, leafFields } from "./existing-user.js";
+import { userIdShape, withUserId } from "./user-id.js";
 
-export const unlockUserFields = leafFields("userId");
+export const unlockUserFields = withUserId();
 
 /** unlockUser names the user and nothing else. */
 export function unlockUserShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  return idShape(request, "userId");
+  return userIdShape(request);
 }
 
 export function parseUnlockUser(): Result<Record<string, never>, FieldViolation[]> {

@@ -5,7 +5,8 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import type { JsonObject } from "../../shared/json.js";
 import { parsedWith, text } from "../validation/fields.js";
-import { idShape, leafFields } from "./existing-user.js";
+import { idShape, leafFields } from "./id-member.js";
+import { userIdShape } from "./user-id.js";
 import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
 import { MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
@@ -33,7 +34,7 @@ export const verifyPasskeyFields: FieldTree = mergeFieldTrees(leafFields("userId
 });
 
 export function verifyPasskeyShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  return [...idShape(request, "userId"), ...idShape(request, "passkeyId")];
+  return [...userIdShape(request), ...idShape(request, "passkeyId")];
 }
 
 /** Kept whole: its members are the attestation's business, which the verification reads and checks. */

@@ -68,11 +68,18 @@ export function tracedUserLog(userLog: UserLog, telemetry: Telemetry): UserLog {
         span.setAttributes({ "human_users.events": events.length });
         return events;
       }),
+    // The claim names a user: only whether somebody holds it reaches the span.
     findClaimHolder: (claim) =>
       telemetry.span("userLog.findClaimHolder", { "human_users.claim.kind": claim.kind }, async (span) => {
         const holder = await userLog.findClaimHolder(claim);
-        span.setAttributes({ "human_users.found": holder !== undefined });
+        span.setAttributes({ "human_users.claim.held": holder !== undefined });
         return holder;
+      }),
+    queryUsers: (query) =>
+      telemetry.span("userLog.queryUsers", { "human_users.limit": query.limit }, async (span) => {
+        const page = await userLog.queryUsers(query);
+        span.setAttributes({ "human_users.total": page.totalResult, "human_users.users": page.users.length });
+        return page;
       }),
   };
 }

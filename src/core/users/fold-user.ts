@@ -1,6 +1,7 @@
 import type { StoredEvent } from "../../ports/user-log.js";
 import type { CodeAdded, UserEventPayloads, UserEventType } from "../events/user-events.js";
 import { entryOf } from "./entry-of.js";
+import { GENDERS } from "../rules/gender.js";
 import type { PendingCode, UserLifecycle, UserState } from "./user-state.js";
 
 type Applier<K extends UserEventType> = (state: UserState, payload: UserEventPayloads[K], event: StoredEvent) => UserState;
@@ -28,6 +29,8 @@ function without<K extends keyof UserState>(state: UserState, name: K): UserStat
 
 /** How each event changes a user that exists; `user.human.added` starts one (see `foldUser`). */
 const appliers: { readonly [K in Exclude<UserEventType, "user.human.added">]: Applier<K> } = {
+  // A new address is unverified, and a code sent to the old one no longer verifies it.
+  "user.human.email.changed": (state, payload) => ({ ...state, email: { address: payload.email, verified: false } }),
   "user.human.email.code.added": (state, payload, event) => ({ ...state, email: { address: state.email.address, verified: false, code: pendingCode(payload, event) } }),
   "user.human.email.verification.failed": (state) => ({ ...state, email: withCode(state.email, failed(state.email.code)) }),
   "user.human.email.verified": (state) => ({ ...state, email: { address: state.email.address, verified: true } }),
@@ -117,6 +120,11 @@ function withCode<T extends { readonly code?: PendingCode }>(channel: T, code: P
   return (code === undefined ? rest : { ...rest, code }) as T;
 }
 
+/** A stored text member, or `fallback` when a payload written elsewhere lacks it: the fold never throws. */
+function textOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
 function added(payload: UserEventPayloads["user.human.added"], event: StoredEvent): UserState {
   return {
     userId: event.aggregateId,
@@ -125,16 +133,16 @@ function added(payload: UserEventPayloads["user.human.added"], event: StoredEven
     createdAt: event.createdAt,
     changedAt: event.createdAt,
     lifecycle: "USER_STATE_ACTIVE",
-    username: payload.userName,
+    username: textOr(payload.userName, ""),
     profile: {
-      givenName: payload.firstName,
-      familyName: payload.lastName,
-      nickName: payload.nickName ?? "",
-      displayName: payload.displayName,
-      preferredLanguage: payload.preferredLanguage,
-      gender: payload.gender,
+      givenName: textOr(payload.firstName, ""),
+      familyName: textOr(payload.lastName, ""),
+      nickName: textOr(payload.nickName, ""),
+      displayName: textOr(payload.displayName, ""),
+      preferredLanguage: textOr(payload.preferredLanguage, "und"),
+      gender: (GENDERS as readonly string[]).includes(payload.gender) ? payload.gender : "GENDER_UNSPECIFIED",
     },
-    email: { address: payload.email, verified: false },
+    email: { address: textOr(payload.email, ""), verified: false },
     ...(payload.phone !== undefined ? { phone: { number: payload.phone, verified: false } } : {}),
     ...(payload.encodedHash !== undefined
       ? { password: { encodedHash: payload.encodedHash, changeRequired: payload.changeRequired === true, changedAt: event.createdAt } }

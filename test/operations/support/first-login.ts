@@ -42,10 +42,13 @@ function adaptedBase64(bytes: Buffer): string {
   return bytes.toString("base64").replace(/=+$/, "").replace(/\+/g, ".");
 }
 
-/** The cheap hasher's hash of `password`: one PBKDF2 round over a fixed salt, so the same password always gives the same hash. */
-export function cheapHash(password: string): string {
+/**
+ * The cheap hasher's hash of `password`: one PBKDF2 round over a fixed salt, so the same password
+ * always gives the same hash. With more `rounds`, a hash the cheap hasher upgrades at login.
+ */
+export function cheapHash(password: string, rounds = 1): string {
   const salt = Buffer.alloc(16, 0x5a);
-  return `$pbkdf2-sha256$1$${adaptedBase64(salt)}$${adaptedBase64(pbkdf2Sync(password, salt, 1, 32, "sha256"))}`;
+  return `$pbkdf2-sha256$${rounds}$${adaptedBase64(salt)}$${adaptedBase64(pbkdf2Sync(password, salt, rounds, 32, "sha256"))}`;
 }
 
 /** Hashes as `cheapHash`; current for exactly those hashes, so any other hash is upgraded at login. */

@@ -1,0 +1,65 @@
+import { err, type Result } from "neverthrow";
+import type { Requester } from "../../ports/authorizer.js";
+import type { Ports } from "../../ports/index.js";
+import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
+import type { OperationContext } from "../context.js";
+import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
+import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
+import { traceOperation } from "../telemetry/operation-span.js";
+import { resolveRequestLimits } from "../validation/request-limits.js";
+import { camelCaseKeys } from "../wire/camel-case-keys.js";
+import type { FieldTree } from "../wire/field-tree.js";
+import type { RequestObject } from "./command.js";
+import { callPort, portFailure } from "./port-call.js";
+
+/** Everything a query's read may look at. */
+export interface QueryInput<TParsed> {
+  readonly ports: ResolvedPorts;
+  readonly parsed: TParsed;
+  readonly requester: Requester;
+  readonly now: Date;
+}
+
+/**
+ * A read across users (`listUsers`): unlike a command it has no one target to authorize, so it
+ * narrows what it reads to what the requester may read itself. It always needs a requester.
+ * The runner calls, in order: shape, (requester), parse, read.
+ */
+export interface Query<TParsed, TResponse> {
+  readonly name: string;
+  /** The request members the query reads: nothing else is copied or looked at. */
+  readonly fields: FieldTree;
+  shape(request: RequestObject): FieldViolation[];
+  parse(request: RequestObject): Result<TParsed, FieldViolation[]>;
+  read(input: QueryInput<TParsed>): Promise<Result<TResponse, ErrorBody>>;
+}
+
+/** Runs a query: the same first checks, in the same order, as a command's. Never rejects. */
+export async function runQuery<TParsed, TResponse>(
+  ports: Ports,
+  rawRequest: unknown,
+  context: OperationContext | undefined,
+  query: Query<TParsed, TResponse>,
+  runtime: CommandRuntime,
+): Promise<Result<TResponse, ErrorBody>> {
+  try {
+    const resolved = resolvePorts(ports, runtime);
+    if (resolved.isErr()) return err(resolved.error);
+    const ready = resolved.value;
+    return await traceOperation(ready.telemetry, query.name, async () => {
+      const request = camelCaseKeys(rawRequest, query.fields).unwrapOr(undefined);
+      if (request === null || typeof request !== "object" || Array.isArray(request)) return err(notAnObject());
+      const shape = query.shape(request as RequestObject);
+      if (shape.length > 0) return err(invalidRequest(shape));
+      const requester = context?.requester;
+      if (requester === undefined) return err(unauthenticated());
+      const parsed = query.parse(request as RequestObject);
+      if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
+      const now = await callPort("clock", ready.logger, () => ready.clock.now());
+      if (now.isErr()) return err(now.error);
+      return query.read({ ports: ready, parsed: parsed.value, requester, now: now.value });
+    });
+  } catch (cause) {
+    return err(portFailure(cause, query.name, ports?.logger));
+  }
+}

@@ -1,0 +1,46 @@
+import type { Organization } from "../../ports/directory.js";
+import type { UserListing } from "../../ports/user-listing.js";
+import type { ChangeDetails, HumanProfile, HumanUser, User } from "../responses.js";
+import { pruneEmpty } from "../wire/prune.js";
+import { rfc3339 } from "../wire/timestamp.js";
+import { loginNamesOf } from "./login-names.js";
+
+/** A stored time as protobuf JSON writes a Timestamp. */
+function timestamp(time: string): string {
+  return rfc3339(new Date(time));
+}
+
+/** The details of a user's last change: its sequence and time, and its organization. */
+export function lastChangeDetails(listing: UserListing): ChangeDetails {
+  return { sequence: String(listing.sequence), changeDate: timestamp(listing.changedAt), resourceOwner: listing.orgId };
+}
+
+/**
+ * A user as the v2 API shows it (`GetUserByID`, `ListUsers`): absent, empty and false members
+ * left out as protobuf JSON leaves them out, and no phone when the user has none.
+ */
+export function renderUser(listing: UserListing, organization: Organization | undefined): User {
+  const { loginNames, preferredLoginName } = loginNamesOf(listing.username, organization);
+  return pruneEmpty<User>({
+    userId: listing.userId,
+    details: lastChangeDetails(listing),
+    state: listing.state,
+    username: listing.username,
+    loginNames,
+    preferredLoginName,
+    human: pruneEmpty<HumanUser>({
+      profile: {
+        givenName: listing.givenName,
+        familyName: listing.familyName,
+        nickName: listing.nickName,
+        displayName: listing.displayName,
+        preferredLanguage: listing.preferredLanguage,
+        gender: listing.gender as HumanProfile["gender"],
+      },
+      email: { email: listing.email, ...(listing.emailVerified ? { isVerified: true } : {}) },
+      phone: listing.phone === undefined ? undefined : { phone: listing.phone, ...(listing.phoneVerified ? { isVerified: true } : {}) },
+      passwordChangeRequired: listing.passwordChangeRequired || undefined,
+      passwordChanged: listing.passwordChangedAt === undefined ? undefined : timestamp(listing.passwordChangedAt),
+    }),
+  });
+}

@@ -1,0 +1,45 @@
+import type { ListedUserState, UserListing } from "../../ports/user-listing.js";
+import { toNfkcCasefold } from "../rules/case-folding.js";
+import type { UserState } from "./user-state.js";
+
+/** A time as stores answer it: `toISOString()` form, whatever form the event had. */
+function isoTime(time: string): string {
+  return new Date(time).toISOString();
+}
+
+/** The one meaning of "ignoring case" for listings and their queries (the username claim's too). */
+export function foldForSearch(text: string): string {
+  return toNfkcCasefold(text);
+}
+
+/** What a store keeps of a user for `listUsers`: derived from the folded state, never from a request. */
+export function userListing(state: UserState): UserListing {
+  const { profile, email, phone, password } = state;
+  return {
+    userId: state.userId,
+    orgId: state.orgId,
+    sequence: state.sequence,
+    createdAt: isoTime(state.createdAt),
+    changedAt: isoTime(state.changedAt),
+    state: state.lifecycle,
+    username: state.username,
+    givenName: profile.givenName,
+    familyName: profile.familyName,
+    nickName: profile.nickName,
+    displayName: profile.displayName,
+    preferredLanguage: profile.preferredLanguage,
+    gender: profile.gender,
+    email: email.address,
+    emailVerified: email.verified,
+    ...(phone !== undefined ? { phone: phone.number } : {}),
+    phoneVerified: phone?.verified === true,
+    passwordChangeRequired: password?.changeRequired === true,
+    ...(password !== undefined ? { passwordChangedAt: isoTime(password.changedAt) } : {}),
+    usernameFolded: foldForSearch(state.username),
+    emailFolded: foldForSearch(email.address),
+    displayNameFolded: foldForSearch(profile.displayName),
+  };
+}
+
+/** States in the order `listUsers` sorts them: the v2 enum's numbers (active 1, locked 4, initial 5). */
+export const LISTED_STATE_ORDER: readonly ListedUserState[] = ["USER_STATE_ACTIVE", "USER_STATE_LOCKED", "USER_STATE_INITIAL"];
