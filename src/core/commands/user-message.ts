@@ -5,26 +5,13 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { parseUrlTemplate, renderUrlTemplate, type TemplateValue, type UrlTemplate } from "../rules/url-template.js";
 import type { UserState } from "../users/user-state.js";
-import { rfc3339 } from "../wire/timestamp.js";
+import { codeNotification } from "./code-notification.js";
 import { portFailure } from "./port-call.js";
 import type { IssuedCode } from "./user-creation.js";
 
 /** A mail to the user's address carrying `code` and `link`, in the user's language. */
 export function mailToUser(ports: ResolvedPorts, user: UserState, kind: NotificationKind, code: IssuedCode, link: string, now: Date): OutboxNotification {
-  return {
-    id: ports.ids.next(),
-    kind,
-    userId: user.userId,
-    orgId: user.orgId,
-    recipient: user.email.address,
-    code: code.plain,
-    link,
-    locale: user.profile.preferredLanguage,
-    displayName: user.profile.displayName,
-    username: user.username,
-    createdAt: rfc3339(now),
-    expiresAt: code.expiresAt,
-  };
+  return codeNotification(ports, user, kind, user.email.address, code, link, now);
 }
 
 export interface LinkSource {
