@@ -22,7 +22,8 @@ async function importAll(run: AsyncGenerator<BulkImportOutcome>): Promise<string
 }
 
 describe("listUsers paging through users that tie on the sort column", () => {
-  it.skipIf(postgresUrl !== undefined)("10,000 users on PostgreSQL (skipped: no PostgreSQL server answers; set HUMAN_USERS_PG_URL)", () => undefined);
+  // Without a server the PostgreSQL case shows as skipped, with the reason, rather than as a pass.
+  if (postgresUrl === undefined) it.skip("10,000 users on PostgreSQL (skipped: no PostgreSQL server answers; set HUMAN_USERS_PG_URL)", () => undefined);
 
   for (const storeCase of storeCases) {
     const count = COUNTS[storeCase.name] ?? 1_000;
