@@ -7,10 +7,10 @@ import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-err
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import { traceOperation } from "../telemetry/operation-span.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
-import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import type { FieldTree } from "../wire/field-tree.js";
 import type { RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
+import { requestObject } from "./runner.js";
 
 /** Everything a query's read may look at. */
 export interface QueryInput<TParsed> {
@@ -47,13 +47,13 @@ export async function runQuery<TParsed, TResponse>(
     if (resolved.isErr()) return err(resolved.error);
     const ready = resolved.value;
     return await traceOperation(ready.telemetry, query.name, async () => {
-      const request = camelCaseKeys(rawRequest, query.fields).unwrapOr(undefined);
-      if (request === null || typeof request !== "object" || Array.isArray(request)) return err(notAnObject());
-      const shape = query.shape(request as RequestObject);
+      const request = requestObject(rawRequest, query.fields);
+      if (request === undefined) return err(notAnObject());
+      const shape = query.shape(request);
       if (shape.length > 0) return err(invalidRequest(shape));
       const requester = context?.requester;
       if (requester === undefined) return err(unauthenticated());
-      const parsed = query.parse(request as RequestObject);
+      const parsed = query.parse(request);
       if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
       const now = await callPort("clock", ready.logger, () => ready.clock.now());
       if (now.isErr()) return err(now.error);

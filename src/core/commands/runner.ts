@@ -26,13 +26,14 @@ import { authorizeTarget } from "./target-organization.js";
 export const DEFAULT_APPEND_ATTEMPTS = 5;
 const DEFAULT_ORIGIN = "http://localhost:8080";
 
-/** The members the command reads, camelCased, bounded in nodes and bytes (see camelCaseKeys). */
-function copiedRequest(raw: unknown, fields: FieldTree): unknown {
-  return camelCaseKeys(raw, fields).unwrapOr(undefined);
-}
-
-function isRequestObject(value: unknown): value is RequestObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/**
+ * The request as an object holding only the members `fields` names, camelCased and bounded in
+ * nodes and bytes (see camelCaseKeys); undefined when the body is not a JSON object. Commands and
+ * queries both start here.
+ */
+export function requestObject(raw: unknown, fields: FieldTree): RequestObject | undefined {
+  const copy = camelCaseKeys(raw, fields).unwrapOr(undefined);
+  return copy !== null && typeof copy === "object" && !Array.isArray(copy) ? (copy as RequestObject) : undefined;
 }
 
 const rulesContexts = new WeakMap<ResolvedPorts, Map<string, RulesContext>>();
@@ -127,8 +128,8 @@ export async function prepareCommand<TParsed, TResponse>(
 ): Promise<Result<PreparedCommand<TParsed, TResponse>, ErrorBody>> {
   try {
     const given = context ?? {};
-    const request = copiedRequest(rawRequest, command.fields);
-    if (!isRequestObject(request)) return err(notAnObject());
+    const request = requestObject(rawRequest, command.fields);
+    if (request === undefined) return err(notAnObject());
     const shape = command.shape(request);
     if (shape.length > 0) return err(invalidRequest(shape));
     const target = await resolveTarget(ports, command, request, given);
