@@ -7,9 +7,10 @@
 // Run with `npm run bench -- round-trips`; needs PostgreSQL (HUMAN_USERS_PG_URL or 127.0.0.1:5432).
 import { readFileSync } from "node:fs";
 import { migrate, postgresStore } from "../src/adapters/postgres/index.js";
-import type { PgClientLike, PgPoolLike, PgQuery } from "../src/adapters/postgres/pg-like.js";
+import type { PgPoolLike } from "../src/adapters/postgres/pg-like.js";
 import { createHumanUser, memoryMailer, systemClock, type Ports } from "../src/index.js";
 import { findPostgres, schemaPool, type SchemaPool } from "../test/storage/databases.js";
+import { watchedPool } from "../test/storage/support/watched-pool.js";
 import { interleavedRounds, type BenchCase } from "./support/rounds.js";
 
 const IN_FLIGHT = 10;
@@ -44,28 +45,19 @@ function serverTicks(): number {
   return ticks;
 }
 
-/** `pool` with every statement sent through its connections counted in `tally`. */
+/** `pool` with every statement sent through its connections counted in `tally`, and its backends known. */
 function countingPool(pool: PgPoolLike, tally: Tally): PgPoolLike {
-  return {
-    async connect() {
-      const client = await pool.connect();
-      if (!seen.has(client)) {
-        seen.add(client);
-        const row = (await client.query({ text: "SELECT pg_backend_pid() AS pid" })).rows[0] as { pid: number };
-        backends.add(row.pid);
-      }
-      const counted: PgClientLike = {
-        query: (query: PgQuery) => {
-          tally.statements += 1;
-          return client.query(query);
-        },
-        release: (destroy) => client.release(destroy),
-        ...(client.on === undefined ? {} : { on: (event: "error", listener: (error: Error) => void) => client.on?.(event, listener) }),
-        ...(client.removeListener === undefined ? {} : { removeListener: (event: "error", listener: (error: Error) => void) => client.removeListener?.(event, listener) }),
-      };
-      return counted;
+  return watchedPool(pool, {
+    sent: () => {
+      tally.statements += 1;
     },
-  };
+    async checkedOut(client) {
+      if (seen.has(client)) return;
+      seen.add(client);
+      const row = (await client.query({ text: "SELECT pg_backend_pid() AS pid" })).rows[0] as { pid: number };
+      backends.add(row.pid);
+    },
+  });
 }
 
 /** The case running now and the CPU counters when it started: cases run one at a time. */
