@@ -3,6 +3,7 @@
 // for the same 500 usernames while each runs a notification worker against one SMTP server.
 // The promises: one winner per username, every other answer 6, each mail sent exactly once (by
 // Message-ID), and no row left without its user.
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrations, postgresStore } from "../../src/adapters/postgres/index.js";
 import { notificationMessageId } from "../../src/adapters/smtp/index.js";
@@ -17,7 +18,7 @@ if (url === undefined) console.log(`many processes, one database${needsServer}`)
 const PROCESSES = 4;
 const CALLS = 2_000;
 const USERNAMES = 500;
-const SCRIPT = "test/storage/support/shared-database-process.ts";
+const SCRIPT = fileURLToPath(new URL("./support/shared-database-process.ts", import.meta.url));
 
 /** Sends `message` to every child at once, then waits for each one's `answer`. */
 async function everyone(processes: readonly Child[], message: ChildMessage, answer: string): Promise<ChildMessage[]> {

@@ -14,6 +14,8 @@ export interface Child {
   send(message: ChildMessage): void;
   /** The next message of this type; rejects when the child exits before sending it. */
   next(type: string): Promise<ChildMessage>;
+  /** Closes the channel: the child scripts leave when it closes. */
+  disconnect(): void;
   /** Resolves when the child exits with code 0; rejects on any other exit. */
   readonly exited: Promise<void>;
 }
@@ -72,6 +74,9 @@ function watch(process: ChildProcess, name: string): Child {
   return {
     send: (message) => {
       process.send(message);
+    },
+    disconnect: () => {
+      if (process.connected) process.disconnect();
     },
     next: (type) =>
       new Promise((resolve, reject) => {
