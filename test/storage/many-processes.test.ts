@@ -1,8 +1,9 @@
 // Four Node processes sharing one PostgreSQL schema, as production runs several copies of an
 // application: they run migrate() at the same moment, then race createHumanUser and importHumanUser
 // for the same 500 usernames while each runs a notification worker against one SMTP server.
-// The promises: one winner per username, every other answer 6, each mail sent exactly once (by
-// Message-ID), and no row left without its user.
+// The SMTP server refuses the first few mails, so retries cross processes too. The promises: one
+// winner per username, every other answer 6, each mail accepted exactly once (by Message-ID), and
+// no row left without its user.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrations, postgresStore } from "../../src/adapters/postgres/index.js";
@@ -18,6 +19,8 @@ if (url === undefined) console.log(`many processes, one database${needsServer}`)
 const PROCESSES = 4;
 const CALLS = 2_000;
 const USERNAMES = 500;
+/** Mails the SMTP server refuses (451, try again later) before accepting any: each is retried, by any process. */
+const REFUSED = 25;
 const SCRIPT = fileURLToPath(new URL("./support/shared-database-process.ts", import.meta.url));
 
 /** Sends `message` to every child at once, then waits for each one's `answer`. */
@@ -33,10 +36,34 @@ function sum(counts: readonly Record<string, number>[]): Record<string, number> 
   return total;
 }
 
+/** Waits until no notification is pending (the workers keep running meanwhile). */
+async function outboxEmptied(pool: SchemaPool["pool"], withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const pending = await pool.query<{ count: string }>("SELECT count(*) FROM human_users_outbox WHERE state = 'pending'");
+    if (pending.rows[0]?.count === "0") return;
+    if (Date.now() > deadline) throw new Error(`${pending.rows[0]?.count} notifications still pending after ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function messageId(raw: string): string {
   const header = /^message-id:[ \t]*(.*)$/im.exec(raw);
   if (header?.[1] === undefined) throw new Error("a mail without a Message-ID");
   return header[1].trim();
+}
+
+/** What each process did, for the log: the exactly-once counts and how the work spread. */
+function summary(written: readonly ChildMessage[], stopped: readonly ChildMessage[], smtp: TestSmtpServer, outboxRows: number): string {
+  const each = (answers: readonly ChildMessage[], figure: (answer: ChildMessage) => unknown) => answers.map(figure).join(", ");
+  const distinct = new Set(smtp.accepted.map((mail) => messageId(mail.raw))).size;
+  return [
+    `many processes: calls took ${each(written, (answer) => answer["ms"])} ms`,
+    `users created by each: ${each(written, (answer) => (answer["created"] as string[]).length)}`,
+    `appends the database refused in each: ${each(written, (answer) => answer["refusedAtWrite"])}`,
+    `mails transmitted ${smtp.transmitted.length}, accepted ${smtp.accepted.length}, distinct Message-IDs ${distinct}, outbox rows ${outboxRows}`,
+    `mails handed over by each process: ${each(stopped, (answer) => answer["mailed"])}, of them by its worker: ${each(stopped, (answer) => answer["workerDelivered"])}`,
+  ].join("; ");
 }
 
 /** Rows that belong to no user (a user: a stream that starts with user.human.added). Each count must be 0. */
@@ -89,14 +116,18 @@ describe.skipIf(url === undefined)(`many processes, one database${needsServer}`,
       });
       await postgresStore({ pool: schema.pool }).upsertOrganization({ id: "acme", domains: [{ domain: "acme.example", verified: true }] });
 
+      smtp.refuseNext(REFUSED, 451);
       const written = await everyone(processes, { type: "write" }, "written");
+      await outboxEmptied(schema.pool, 30_000);
       const stopped = await everyone(processes, { type: "stop" }, "stopped");
       await Promise.all(processes.map((child) => child.exited));
 
       const answers = sum(written.map((answer) => answer["answers"] as Record<string, number>));
       const messages = Object.assign({}, ...written.map((answer) => answer["messages"] as Record<string, string>)) as Record<string, string>;
       expect(answers, JSON.stringify(messages)).toEqual({ ok: USERNAMES, "6": PROCESSES * CALLS - USERNAMES });
-      expect(stopped.flatMap((answer) => [...(answer["roundErrors"] as string[]), ...(answer["logged"] as string[])])).toEqual([]);
+      // Nothing failed but the refused mails, each once, whichever path (after the write, or a worker) tried it.
+      const logged = stopped.flatMap((answer) => answer["logged"] as string[]);
+      expect(sum(logged.map((line) => ({ [line]: 1 })))).toEqual({ "warn: human-users: notification delivery failed, will retry": REFUSED });
 
       const counts = (await schema.pool.query<Record<string, string>>(countsSql)).rows[0];
       const all = String(USERNAMES);
@@ -112,17 +143,11 @@ describe.skipIf(url === undefined)(`many processes, one database${needsServer}`,
       const outbox = await schema.pool.query<{ id: string }>("SELECT id FROM human_users_outbox");
       const expected = outbox.rows.map((row) => notificationMessageId(row.id, "acme.example")).sort();
       const received = smtp.accepted.map((mail) => messageId(mail.raw)).sort();
-      const total = (field: string) => stopped.reduce((sum, answer) => sum + (answer[field] as number), 0);
-      const workerDelivered = total("workerDelivered");
-      console.log(
-        `many processes: calls took ${written.map((answer) => answer["ms"]).join(", ")} ms; users created by each: ${written.map((answer) => (answer["created"] as string[]).length).join(", ")}, refused at the write: ${written.map((answer) => answer["refusedAtWrite"]).join(", ")}; ${smtp.transmitted.length} mails transmitted, ` +
-          `${smtp.accepted.length} accepted, ${new Set(received).size} distinct Message-IDs, ${outbox.rows.length} outbox rows; ` +
-          `handed over by each process: ${stopped.map((answer) => answer["mailed"]).join(", ")}, by its worker: ${stopped.map((answer) => answer["workerDelivered"]).join(", ")}`,
-      );
-      expect({ transmitted: smtp.transmitted.length, received }).toEqual({ transmitted: expected.length, received: expected });
-      // Both paths took part: the workers sent the mail of the processes that leave it to them.
-      expect(workerDelivered).toBeGreaterThan(0);
+      console.log(summary(written, stopped, smtp, outbox.rows.length));
+      expect({ transmitted: smtp.transmitted.length, received }).toEqual({ transmitted: expected.length + REFUSED, received: expected });
+      // The workers took part: they sent the mail of the processes that leave it to them.
+      expect(stopped.some((answer) => (answer["workerDelivered"] as number) > 0)).toBe(true);
     },
-    90_000,
+    120_000,
   );
 });
