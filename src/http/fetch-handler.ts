@@ -54,7 +54,7 @@ function withPathValues(body: unknown, params: Readonly<Record<string, string>>)
 
 function logFailure(ports: Ports, path: string, cause: unknown): void {
   try {
-    ports.logger?.error("http: request failed", { path, cause });
+    ports.logger?.error({ path, err: cause }, "human-users: HTTP request failed");
   } catch {
     // A failing logger must not turn an error answer into a rejected promise.
   }

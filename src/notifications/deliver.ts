@@ -1,6 +1,6 @@
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
-import type { Logger } from "../ports/logger.js";
+import type { LogFields, Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
 import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/storage.js";
 import type { Telemetry } from "../ports/telemetry.js";
@@ -26,9 +26,9 @@ type Attempt = { readonly ok: true } | { readonly ok: false; readonly error: str
 
 /** A logger that cannot throw into delivery: a broken logger must not stop mail. */
 function safeLogger(logger: Logger | undefined): Logger {
-  const call = (level: keyof Logger) => (message: string, fields?: Readonly<Record<string, unknown>>) => {
+  const call = (level: keyof Logger) => (fields: LogFields, message: string) => {
     try {
-      logger?.[level](message, fields);
+      logger?.[level](fields, message);
     } catch {
       // Nothing sensible is left to report to.
     }
@@ -87,15 +87,12 @@ async function recordDelivered(round: Round, notification: PendingNotification):
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
-    round.logger.error("human-users: delivered notification could not be marked delivered; it may be sent again", {
-      notificationId: notification.id,
-      error,
-    });
+    round.logger.error({ notificationId: notification.id, error }, "human-users: delivered notification could not be marked delivered; it may be sent again");
   }
 }
 
 /** What the logger gets about a failure: never the code or the link, which carries the code. */
-function logFields(failed: FailedDelivery): Readonly<Record<string, unknown>> {
+function logFields(failed: FailedDelivery): LogFields {
   const { id, ...rest } = failed;
   return { notificationId: id, ...rest };
 }
@@ -116,23 +113,17 @@ async function recordFailed(round: Round, notification: PendingNotification, err
   const failure: DeliveryFailure = retryAt === undefined ? { at, error } : { at, error, retryAt };
   if (retryAt === undefined) {
     round.report.dead.push(failed);
-    round.logger.error("human-users: notification is dead, no more delivery attempts", logFields(failed));
+    round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
   } else {
     round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
-    round.logger.warn("human-users: notification delivery failed, will retry", {
-      ...logFields(failed),
-      retryAt: retryAt.toISOString(),
-    });
+    round.logger.warn({ ...logFields(failed), retryAt: retryAt.toISOString() }, "human-users: notification delivery failed, will retry");
   }
   try {
     await round.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
-    round.logger.error("human-users: failed notification could not be marked failed; it is retried when its lease ends", {
-      notificationId: notification.id,
-      error: storeError,
-    });
+    round.logger.error({ notificationId: notification.id, error: storeError }, "human-users: failed notification could not be marked failed; it is retried when its lease ends");
   }
   return retryAt === undefined;
 }
@@ -172,7 +163,7 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });
-    round.logger.error("human-users: notifications could not be leased for delivery", { error });
+    round.logger.error({ error }, "human-users: notifications could not be leased for delivery");
     return [];
   }
 }
@@ -215,7 +206,7 @@ export async function deliverPendingNotifications(
     // Only a port breaking its own contract (a clock or random source that throws) lands here.
     const error = describeError(cause);
     report.errors.push({ stage: "internal", error });
-    logger.error("human-users: notification delivery stopped by an internal error", { error });
+    logger.error({ error }, "human-users: notification delivery stopped by an internal error");
   }
   return report;
 }

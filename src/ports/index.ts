@@ -60,7 +60,10 @@ export interface Ports {
   readonly keys?: Keys;
   /** Without one, phone codes are recorded (as keyed hashes) but no SMS is queued. */
   readonly sms?: SmsSender;
-  /** Receives internal causes and delivery failures; default: nothing is logged. */
+  /**
+   * Receives internal causes and delivery failures: pino, console, or anything with `warn` and
+   * `error` taking `(fields, message)`. Default: nothing is logged.
+   */
   readonly logger?: Logger;
   /** Spans and counters (`openTelemetry(api)` from `human-users/otel`); without it nothing is measured. */
   readonly telemetry?: Telemetry;

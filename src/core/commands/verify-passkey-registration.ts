@@ -22,7 +22,7 @@ const attestations = new WeakMap<VerifyPasskeyInput, Map<string, Attestation>>()
 
 function logRefusal(ports: ResolvedPorts, reason: string): void {
   try {
-    ports.logger?.warn("human-users: passkey attestation refused", { reason });
+    ports.logger?.warn({ reason }, "human-users: passkey attestation refused");
   } catch {
     // A broken logger must not turn a clean answer into a rejection.
   }
