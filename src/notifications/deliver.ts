@@ -1,3 +1,4 @@
+import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { LogFields, Logger } from "../ports/logger.js";
@@ -21,8 +22,13 @@ export interface DeliverOptions {
   readonly limit?: number;
 }
 
-/** The outcome of one hand-over; `permanent` failures are not retried. */
-type Attempt = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly permanent: boolean };
+/**
+ * The outcome of one hand-over; `permanent` failures are not retried, and a `setup` failure is one
+ * the host must act on (it is warned once).
+ */
+type Attempt =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: string; readonly permanent: boolean; readonly setup?: Extract<HostWarning, "mailer-setup" | "sms-sender-missing"> };
 
 /** A logger that cannot throw into delivery: a broken logger must not stop mail. */
 function safeLogger(logger: Logger | undefined): Logger {
@@ -47,7 +53,7 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   const send = senderFor(ports, rendered);
   if (send === undefined) {
     // Not dropped: the SMS port may be configured again before the attempts run out.
-    return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false };
+    return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false, setup: "sms-sender-missing" };
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
@@ -56,8 +62,14 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
     await (telemetry === undefined ? sending() : telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, sending));
     return { ok: true };
   } catch (cause) {
-    return { ok: false, error: describeError(cause), permanent: false };
+    const error = describeError(cause);
+    return isMailerSetup(cause) ? { ok: false, error, permanent: false, setup: "mailer-setup" } : { ok: false, error, permanent: false };
   }
+}
+
+/** By name too: a second copy of the package (ESM beside CJS) has its own class. */
+function isMailerSetup(cause: unknown): boolean {
+  return cause instanceof Error && cause.name === "MailerSetupError";
 }
 
 async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Promise<Attempt> {
@@ -114,6 +126,7 @@ async function recordFailed(round: Round, notification: PendingNotification, err
   if (retryAt === undefined) {
     round.report.dead.push(failed);
     round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
+    warnHostOnce(round.ports.logger, "notification-dead", logFields(failed), DEAD_WARNING);
   } else {
     round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
     round.logger.warn({ ...logFields(failed), retryAt: retryAt.toISOString() }, "human-users: notification delivery failed, will retry");
@@ -130,6 +143,13 @@ async function recordFailed(round: Round, notification: PendingNotification, err
 
 type DeliveryOutcome = "delivered" | "retrying" | "dead";
 
+// Warned once per logger; every further case still reaches the host's logger, and the report.
+const SETUP_WARNINGS = {
+  "mailer-setup": "human-users: the mailer cannot send any mail until its set-up is fixed; notifications stay pending and are retried (warned once)",
+  "sms-sender-missing": "human-users: phone codes are waiting for an SMS sender (ports.sms); they stay pending and are retried (warned once)",
+} as const;
+const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
+
 async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.ports.clock.now();
   const attempt = await attemptDelivery(round.ports, notification, startedAt);
@@ -137,6 +157,7 @@ async function deliverOne(round: Round, notification: PendingNotification): Prom
     await recordDelivered(round, notification);
     return "delivered";
   }
+  if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
   return (await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
 }
 
