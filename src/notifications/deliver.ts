@@ -224,7 +224,7 @@ export async function deliverPendingNotifications(
       });
     }
   } catch (cause) {
-    // Only a port breaking its own contract (a clock or random source that throws) lands here.
+    // Only a port breaking its own promise (a clock or random source that throws) lands here.
     const error = describeError(cause);
     report.errors.push({ stage: "internal", error });
     logger.error({ error }, "human-users: notification delivery stopped by an internal error");
