@@ -21,7 +21,8 @@ export function createFetchHandler(ports: Ports, options: FetchHandlerOptions): 
       readBody: (limit) => readFetchBody(request, limit),
       request,
     });
-    const response = new Response(answer.body, { status: answer.status, headers: answer.headers });
+    // A copy: some runtimes' Response (@hono/node-server's) keeps and extends the object it is given.
+    const response = new Response(answer.body, { status: answer.status, headers: { ...answer.headers } });
     return answer.routed ? response : markUnrouted(response);
   };
 }
