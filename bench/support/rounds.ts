@@ -6,6 +6,8 @@ export interface BenchCase {
   readonly name: string;
   /** One call; resolves when it is done. */
   readonly run: () => unknown;
+  /** Calls in flight at once, each caller starting its next call when its last is done; default 1. */
+  readonly callers?: number;
 }
 
 export interface CaseFigures {
@@ -24,19 +26,20 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Calls per second of `run`, for about `durationMs`. */
-async function rate(run: () => unknown, durationMs: number): Promise<number> {
+/** Calls per second of `run` from `callers` callers at once, for about `durationMs`. */
+async function rate(run: () => unknown, durationMs: number, callers = 1): Promise<number> {
   let calls = 0;
   const started = performance.now();
-  let elapsed = 0;
-  while (elapsed < durationMs) {
-    for (let batch = 0; batch < 50; batch++) {
-      await run();
-      calls += 1;
+  const caller = async (): Promise<void> => {
+    while (performance.now() - started < durationMs) {
+      for (let batch = 0; batch < 50; batch++) {
+        await run();
+        calls += 1;
+      }
     }
-    elapsed = performance.now() - started;
-  }
-  return calls / (elapsed / 1000);
+  };
+  await Promise.all(Array.from({ length: callers }, caller));
+  return calls / ((performance.now() - started) / 1000);
 }
 
 /**
@@ -44,10 +47,10 @@ async function rate(run: () => unknown, durationMs: number): Promise<number> {
  * gives each case's figures; the first case is the baseline its ratios are taken against.
  */
 export async function interleavedRounds(cases: readonly BenchCase[], rounds = 5, durationMs = 1_000): Promise<CaseFigures[]> {
-  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2);
+  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2, benchCase.callers);
   const rates = cases.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, benchCase] of cases.entries()) rates[index]?.push(await rate(benchCase.run, durationMs));
+    for (const [index, benchCase] of cases.entries()) rates[index]?.push(await rate(benchCase.run, durationMs, benchCase.callers));
   }
   const baseline = rates[0] ?? [];
   return cases.map((benchCase, index) => {
