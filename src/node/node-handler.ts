@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createDispatcher } from "../http/dispatch.js";
 import type { HttpAnswer } from "../http/http-exchange.js";
 import type { Ports } from "../ports/index.js";
@@ -20,7 +20,7 @@ function header(incoming: IncomingMessage, name: string): string | undefined {
  */
 export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): NodeHandler {
   const dispatch = createDispatcher(ports, options);
-  return async (incoming, outgoing, next) => {
+  async function serve(incoming: IncomingMessage, outgoing: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
     const url = requestUrl(incoming);
     if (url.isErr()) {
       writeProblem(incoming, outgoing, url.error);
@@ -38,5 +38,14 @@ export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): No
       return;
     }
     writeAnswer(incoming, outgoing, answer.status, answer.headers, answer.body);
+  }
+
+  return async (incoming, outgoing, next) => {
+    try {
+      await serve(incoming, outgoing, next);
+    } catch {
+      // The dispatch never rejects; this guards the writing (a socket node:http has given up on).
+      outgoing.destroy();
+    }
   };
 }
