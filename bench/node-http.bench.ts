@@ -36,9 +36,9 @@ const agent = new Agent({ keepAlive: true, maxSockets: CALLERS });
 try {
   const figures = await interleavedRounds(
     [
-      { name: "bare node:http, fixed JSON (baseline)", run: () => post(agent, ports.bare), callers: CALLERS },
-      { name: "createNodeHandler", run: () => post(agent, ports.node), callers: CALLERS },
-      { name: "createFetchHandler via toNodeHandler", run: () => post(agent, ports.fetch), callers: CALLERS },
+      { name: "bare node:http, fixed JSON (baseline)", run: () => post(agent, ports.bare), inFlight: CALLERS },
+      { name: "createNodeHandler", run: () => post(agent, ports.node), inFlight: CALLERS },
+      { name: "createFetchHandler via toNodeHandler", run: () => post(agent, ports.fetch), inFlight: CALLERS },
     ],
     ROUNDS,
     ROUND_MS,
