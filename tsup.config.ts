@@ -16,6 +16,7 @@ const entries = {
   pglite: "src/adapters/pglite/index.ts",
   smtp: "src/adapters/smtp/index.ts",
   http: "src/http/index.ts",
+  node: "src/node/index.ts",
   otel: "src/adapters/otel/index.ts",
 };
 
