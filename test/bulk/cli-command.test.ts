@@ -3,9 +3,11 @@ import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
 import { openStore } from "../../src/cli/open-storage.js";
+import { keysFromEnvironment, memoryMailer, systemClock, verifyInitCode } from "../../src/index.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
 import { scratchFolder, userRequest } from "./support.js";
@@ -184,6 +186,35 @@ describe(`human-users import on ${where}`, () => {
         expect(mail).toMatchObject({ kind: "email.initialization", recipient: "eve@example.com", state: "pending", attempts: 0 });
         const hash = createHmac("sha256", key).update(mail?.code ?? "").digest("base64");
         expect(codeEvent?.payload["code"]).toEqual({ algorithm: "HMAC-SHA256", keyId: "app-2026", hash });
+
+        // The application, with the same keys from its environment, redeems the mailed code; other keys cannot.
+        const userId = mail?.userId ?? "";
+        const application = (env: Record<string, string>) => {
+          const keys = keysFromEnvironment(env)._unsafeUnwrap();
+          return { storage: opened.store, mailer: memoryMailer(), clock: systemClock, ...(keys === undefined ? {} : { keys }) };
+        };
+        const otherKeys = { ...appKeys, HUMAN_USERS_CODE_HMAC_KEY: Buffer.alloc(32, 8).toString("base64") };
+        expect((await verifyInitCode(application(otherKeys), { userId, verificationCode: mail?.code ?? "" }))._unsafeUnwrapErr()).toMatchObject({ code: 3 });
+        expect(await verifyInitCode(application(appKeys), { userId, verificationCode: mail?.code ?? "" })).toEqual(
+          ok({ details: { sequence: "5", changeDate: expect.any(String) as unknown as string, resourceOwner: "acme" } }),
+        );
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("with --no-mail and no keys, imports an unverified user with no code and no mail", async () => {
+    const file = fileWith("no-mail.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" }, phone: { phone: "+41791234567" } })}\n`);
+    const database = await cliDatabase("nomail");
+    try {
+      expect(await runImport(command(file, database.target, { noMail: true }), captured({}))).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
+      const opened = await openStore(database.target);
+      try {
+        const { events, notifications } = await opened.store.snapshot();
+        expect({ events: events.map((event) => event.type), notifications }).toEqual({ events: ["user.human.added"], notifications: [] });
       } finally {
         await opened.close();
       }
