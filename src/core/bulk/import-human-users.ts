@@ -165,7 +165,10 @@ async function prepareItem(run: Run, request: unknown): Promise<Prepared> {
   const claims = [usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
   let decided = await decideCommand(run.ports, prepared.value, 1);
   if (decided.isOk() && decided.value.append === undefined) decided = err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
-  return ok({ prepared: prepared.value, claims, fingerprint: importFingerprint(draft, organization.id), decided });
+  // The decision's added event carries the fingerprint already: a digest per row, not two.
+  const added = decided.isOk() ? decided.value.append?.events[0]?.payload["importFingerprint"] : undefined;
+  const fingerprint = typeof added === "string" ? added : importFingerprint(draft, organization.id);
+  return ok({ prepared: prepared.value, claims, fingerprint, decided });
 }
 
 /** The request field a claim of the row comes from. */
