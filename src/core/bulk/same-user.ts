@@ -44,7 +44,7 @@ export function judge(fingerprint: string, clashes: readonly Clash[]): Verdict {
 /**
  * The claims of the rows of one import that are to be written, by claim key, with the row's index
  * and fingerprint: how a row is compared with the earlier rows of its own source, whether they are
- * written yet or not (a dry run writes none). About 150 bytes per such row.
+ * written yet or not (a dry run writes none). About 370 bytes per such row (measured, 200,000 rows).
  */
 export class SourceClaims {
   readonly #rows = new Map<string, Holder>();
