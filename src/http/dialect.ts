@@ -3,7 +3,7 @@ import { connectErrorBody, connectStatus } from "./connect-error.js";
 import { problems, type HttpProblem, type WireCode, type WireError } from "./wire-error.js";
 
 /**
- * How one of the two wire styles frames errors: REST (the reference server's gateway JSON) or the
+ * How one of the two wire styles frames errors: REST (ZITADEL's gateway JSON) or the
  * Connect protocol's unary JSON form. Success bodies are the same JSON in both.
  */
 export interface Dialect {

@@ -10,7 +10,7 @@ import { matchRoute } from "./route-match.js";
 import { dialectForUnknownPath, type Route } from "./routes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
 
-/** The organization header of the reference server (gRPC metadata and HTTP alike). */
+/** ZITADEL's organization header (gRPC metadata and HTTP alike). */
 const ORG_HEADER = "x-zitadel-orgid";
 
 function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
@@ -44,7 +44,7 @@ function operationContext(request: Request, requester: Requester | undefined, or
 }
 
 /**
- * The body with the path's values set, as the reference server's gateway merges them (the path
+ * The body with the path's values set, as ZITADEL's gateway merges them (the path
  * wins). A body that is not an object is left as it is, for the operation to refuse.
  */
 function withPathValues(body: unknown, params: Readonly<Record<string, string>>): unknown {
@@ -54,14 +54,14 @@ function withPathValues(body: unknown, params: Readonly<Record<string, string>>)
 
 function logFailure(ports: Ports, path: string, cause: unknown): void {
   try {
-    ports.logger?.error("http: request failed", { path, cause });
+    ports.logger?.error({ path, err: cause }, "human-users: HTTP request failed");
   } catch {
     // A failing logger must not turn an error answer into a rejected promise.
   }
 }
 
 /**
- * Serves the operations over HTTP: REST on the reference server's paths (GET and POST, with
+ * Serves the operations over HTTP: REST on ZITADEL's paths (GET and POST, with
  * `{userId}` taken from the path) and the Connect protocol (unary, JSON) on its RPC paths. Uses only the Fetch API, so it runs on any runtime that
  * has it. The handler never rejects: every failure is an error response. Creating it throws a
  * RangeError only for a `maxBodyBytes` that is not a whole number of bytes.

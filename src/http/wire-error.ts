@@ -6,7 +6,7 @@ import { ERROR_DETAIL_TYPE, type ErrorBodyDetail, type StatusCode } from "../cor
  */
 export type WireCode = StatusCode | 8 | 12;
 
-/** An error in the shape of SPEC section 7, with the transport's extra codes allowed. */
+/** An error in the shape of ZITADEL's error body, with the transport's extra codes allowed. */
 export interface WireError {
   readonly code: WireCode;
   readonly message: string;
@@ -34,7 +34,7 @@ function quoted(value: string): string {
 }
 
 export const problems = {
-  /** REST answers code 5 as the reference server's gateway does; Connect's word for 404 is `unimplemented`. */
+  /** REST answers code 5 as ZITADEL's gateway does; Connect's word for 404 is `unimplemented`. */
   unknownRoute: (path: string, connectShaped: boolean): HttpProblem =>
     problem(404, connectShaped ? 12 : 5, "HTTP-r0ut", `no operation at ${quoted(path)}`),
   methodNotAllowed: (method: string, allowed: readonly string[] = ["POST"]): HttpProblem =>

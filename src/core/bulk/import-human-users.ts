@@ -51,7 +51,7 @@ export interface BulkImportOptions {
   readonly signal?: StopSignal;
 }
 
-/** `importHumanUser` requests (parsed JSON bodies, checked like `importHumanUser`'s). */
+/** Requests as `importHumanUser` takes them (parsed JSON bodies), each checked as it checks one. */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
 export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
