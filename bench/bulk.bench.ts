@@ -1,7 +1,9 @@
 // importHumanUsers of 100,000 users with bcrypt hashes into PostgreSQL, beside a plain COPY of the
 // same rows into a bare table (no index, no constraint) measured in the same run, alternating.
 // Run with `npm run bench -- bulk`. Needs PostgreSQL (HUMAN_USERS_PG_URL, else 127.0.0.1:5432);
-// without one it says so and skips. BULK_USERS and BULK_ROUNDS change the size and the rounds.
+// without one it says so and skips. BULK_USERS and BULK_ROUNDS change the size and the rounds;
+// BULK_TRY="batchSize=1000,parallelBatches=4;batchSize=2000" adds rows for other options, each
+// measured in the same rounds, so that a change of defaults is an A/B in one run.
 import { hashSync } from "bcryptjs";
 import { loadavg } from "node:os";
 import { pipeline } from "node:stream/promises";
@@ -13,6 +15,11 @@ import { findPostgres, schemaPool } from "../test/storage/databases.js";
 
 const USERS = Number(process.env["BULK_USERS"] ?? 100_000);
 const ROUNDS = Number(process.env["BULK_ROUNDS"] ?? 3);
+/** Other options to measure beside the defaults: `name=value` pairs, `;` between variants. */
+const TRIES: readonly BulkImportOptions[] = (process.env["BULK_TRY"] ?? "")
+  .split(";")
+  .filter((variant) => variant.trim() !== "")
+  .map((variant) => Object.fromEntries(variant.split(",").map((pair) => pair.split("=").map((part) => part.trim())).map(([name, value]) => [name, Number(value)])));
 const ORG = { id: "acme", domains: [{ domain: "acme.example", verified: true }] };
 const context = { requester: { userId: "bench", orgId: "acme", instanceAdmin: true }, orgId: "acme" };
 
@@ -118,9 +125,11 @@ if (url === undefined) {
   await importRate(url, {}); // warm-up: JIT, connections, the database's caches
   const copies: number[] = [];
   const imports: number[] = [];
+  const tried: number[][] = TRIES.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     copies.push(await copyRate(url));
     imports.push(await importRate(url, {}));
+    for (const [at, options] of TRIES.entries()) tried[at]?.push(await importRate(url, options));
   }
   // Each round's import against the COPY of the same round: a slow patch of the machine hits both.
   const ratios = copies.map((copy, round) => copy / (imports[round] ?? Number.NaN));
@@ -131,5 +140,10 @@ if (url === undefined) {
   console.log(
     `| importHumanUsers (defaults: batch ${batchSize}, concurrency ${concurrency}, ${parallelBatches} batches in flight) | ${spread(imports, rate)} | ${spread(ratios, (value) => `${value.toFixed(2)}x`)} |`,
   );
+  for (const [at, options] of TRIES.entries()) {
+    const rates = tried[at] ?? [];
+    const against = copies.map((copy, round) => copy / (rates[round] ?? Number.NaN));
+    console.log(`| importHumanUsers (${JSON.stringify(options)}) | ${spread(rates, rate)} | ${spread(against, (value) => `${value.toFixed(2)}x`)} |`);
+  }
   console.log(`rounds: COPY ${copies.map(rate).join(", ")}; import ${imports.map(rate).join(", ")}; load average after: ${load()}`);
 }
