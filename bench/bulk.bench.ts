@@ -69,7 +69,13 @@ function* copyLines(count: number): Generator<string> {
   }
 }
 
-async function importRate(url: string, options: BulkImportOptions): Promise<number> {
+/** An import's rate, and the CPU time this process spent per user (less sensitive to a loaded machine than the rate). */
+interface ImportRun {
+  readonly rate: number;
+  readonly cpuMicros: number;
+}
+
+async function importRate(url: string, options: BulkImportOptions): Promise<ImportRun> {
   const schema = await schemaPool(url, "bulk", 4);
   try {
     await migrate(schema.pool);
@@ -77,14 +83,16 @@ async function importRate(url: string, options: BulkImportOptions): Promise<numb
     await store.upsertOrganization(ORG);
     const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" as const, allowThrowawayKeys: true } };
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     let imported = 0;
     for await (const outcome of importHumanUsers(ports, requests(USERS), context, options)) {
       if ("error" in outcome) throw new Error(`row ${outcome.index} refused: ${outcome.error.message}`);
       imported += 1;
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     if (imported !== USERS) throw new Error(`imported ${imported} of ${USERS}`);
-    return USERS / seconds;
+    return { rate: USERS / seconds, cpuMicros: (cpu.user + cpu.system) / USERS };
   } finally {
     await schema.drop();
   }
@@ -124,26 +132,25 @@ if (url === undefined) {
   console.log(`${rate(USERS)} users (bcrypt hashes, verified email, a quarter with a phone), median of ${ROUNDS} rounds; load average before: ${load()}`);
   await importRate(url, {}); // warm-up: JIT, connections, the database's caches
   const copies: number[] = [];
-  const imports: number[] = [];
-  const tried: number[][] = TRIES.map(() => []);
+  const imports: ImportRun[] = [];
+  const tried: ImportRun[][] = TRIES.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     copies.push(await copyRate(url));
     imports.push(await importRate(url, {}));
     for (const [at, options] of TRIES.entries()) tried[at]?.push(await importRate(url, options));
   }
-  // Each round's import against the COPY of the same round: a slow patch of the machine hits both.
-  const ratios = copies.map((copy, round) => copy / (imports[round] ?? Number.NaN));
   const { batchSize, concurrency, parallelBatches } = defaultBulkImportOptions;
-  console.log("| what | users/s, median (min–max) | time vs COPY, median (min–max) |");
-  console.log("|---|---:|---:|");
-  console.log(`| COPY of the same rows into a bare table | ${spread(copies, rate)} | 1.00x |`);
-  console.log(
-    `| importHumanUsers (defaults: batch ${batchSize}, concurrency ${concurrency}, ${parallelBatches} batches in flight) | ${spread(imports, rate)} | ${spread(ratios, (value) => `${value.toFixed(2)}x`)} |`,
-  );
-  for (const [at, options] of TRIES.entries()) {
-    const rates = tried[at] ?? [];
-    const against = copies.map((copy, round) => copy / (rates[round] ?? Number.NaN));
-    console.log(`| importHumanUsers (${JSON.stringify(options)}) | ${spread(rates, rate)} | ${spread(against, (value) => `${value.toFixed(2)}x`)} |`);
-  }
-  console.log(`rounds: COPY ${copies.map(rate).join(", ")}; import ${imports.map(rate).join(", ")}; load average after: ${load()}`);
+  const micros = (value: number) => value.toFixed(0);
+  console.log("| what | users/s, median (min–max) | time vs COPY, median (min–max) | CPU µs per user in this process, median (min–max) |");
+  console.log("|---|---:|---:|---:|");
+  console.log(`| COPY of the same rows into a bare table | ${spread(copies, rate)} | 1.00x | |`);
+  // Each round's import against the COPY of the same round: a slow patch of the machine hits both.
+  const row = (label: string, runs: readonly ImportRun[]) => {
+    const against = copies.map((copy, round) => copy / (runs[round]?.rate ?? Number.NaN));
+    const rates = runs.map((run) => run.rate);
+    return `| ${label} | ${spread(rates, rate)} | ${spread(against, (value) => `${value.toFixed(2)}x`)} | ${spread(runs.map((run) => run.cpuMicros), micros)} |`;
+  };
+  console.log(row(`importHumanUsers (defaults: batch ${batchSize}, concurrency ${concurrency}, ${parallelBatches} batches in flight)`, imports));
+  for (const [at, options] of TRIES.entries()) console.log(row(`importHumanUsers (${JSON.stringify(options)})`, tried[at] ?? []));
+  console.log(`rounds: COPY ${copies.map(rate).join(", ")}; import ${imports.map((run) => `${rate(run.rate)} (${micros(run.cpuMicros)} µs/user)`).join(", ")}; load average after: ${load()}`);
 }
