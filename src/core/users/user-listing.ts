@@ -2,9 +2,16 @@ import type { ListedUserState, UserListing } from "../../ports/user-listing.js";
 import { toNfkcCasefold } from "../rules/case-folding.js";
 import type { UserState } from "./user-state.js";
 
-/** A time as stores answer it: `toISOString()` form, whatever form the event had. */
+/** `toISOString()`'s own form, UTC with milliseconds. */
+const ISO_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A time as stores answer it: `toISOString()` form, whatever form the event had. Times the
+ * library's clock wrote are in that form already; parsing and printing each again was a visible
+ * part of a bulk import's profile.
+ */
 function isoTime(time: string): string {
-  return new Date(time).toISOString();
+  return ISO_FORM.test(time) ? time : new Date(time).toISOString();
 }
 
 /** The one meaning of "ignoring case" for listings and their queries (the username claim's too). */
