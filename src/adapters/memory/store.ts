@@ -7,6 +7,7 @@ import type {
   LeaseRequest,
   NotificationRecord,
   Organization,
+  OutboxNotification,
   Outbox,
   PendingNotification,
   Storage,
@@ -52,8 +53,8 @@ interface OutboxEntry {
   readonly order: number;
 }
 
-interface HeldClaim {
-  readonly claim: UniqueClaim;
+/** A claim and its holder, in one object: the store keeps one per claim of every user. */
+interface HeldClaim extends UniqueClaim {
   readonly userId: string;
 }
 
@@ -89,6 +90,12 @@ function pendingOf(record: NotificationRecord): PendingNotification {
   };
 }
 
+/** A fresh notification's record: nothing tried yet. */
+function pendingRecord(notification: OutboxNotification): NotificationRecord {
+  // Not a spread followed by new members: that costs microseconds on Node 20's V8.
+  return Object.assign({}, notification, { attempts: 0, state: "pending" as const });
+}
+
 function isDue(record: NotificationRecord, now: Date): boolean {
   if (record.state !== "pending") return false;
   const nowMs = now.getTime();
@@ -102,11 +109,30 @@ function isDue(record: NotificationRecord, now: Date): boolean {
  * are, with no copy, and nobody can change what is stored through them.
  */
 function frozenCopy<T>(value: T): T {
-  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   if (value === null || typeof value !== "object") return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) copy[key] = frozenCopy(member);
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  // A spread copies a plain object in one step; only the members that are objects are copied again.
+  const copy = { ...value } as Record<string, unknown>;
+  for (const key in copy) {
+    const member = copy[key];
+    if (member !== null && typeof member === "object") copy[key] = frozenCopy(member);
+  }
   return Object.freeze(copy) as T;
+}
+
+/** The events in sequence order: as given when they are (as every writer sends them), else sorted. */
+function inSequenceOrder(events: readonly StoredEvent[]): readonly StoredEvent[] {
+  for (let index = 1; index < events.length; index++) {
+    if ((events[index - 1]?.sequence ?? 0) > (events[index]?.sequence ?? 0)) return [...events].sort((a, b) => a.sequence - b.sequence);
+  }
+  return events;
+}
+
+/** Each of the sequences after `expected` exactly once, in any order. */
+function followsSequence(events: readonly StoredEvent[], expected: number): boolean {
+  const ordered = inSequenceOrder(events);
+  for (let index = 0; index < ordered.length; index++) if (ordered[index]?.sequence !== expected + index + 1) return false;
+  return true;
 }
 
 /**
@@ -155,34 +181,33 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     entry.record = patched(entry.record, change(entry.record));
   }
 
+  /** The first claim of `write` that another user holds, or that `write` takes twice. */
+  function claimConflict(write: UserAppend): UniqueClaim | undefined {
+    const released = write.releasedClaims === undefined || write.releasedClaims.length === 0 ? undefined : new Set(write.releasedClaims.map(claimKey));
+    for (const claim of write.claims) {
+      const key = claimKey(claim);
+      const holder = claims.get(key);
+      // A claim this user gives up in the same append may be taken again by it.
+      if (holder !== undefined && !(holder.userId === write.userId && released?.has(key) === true)) return claim;
+    }
+    return firstRepeatedClaim(write.claims);
+  }
+
   /** Why `write` cannot be written now, checked in the port's order; undefined when it can. */
   function refusal(write: UserAppend): AppendOutcome | undefined {
     const stream = streams.get(write.userId);
     const last = stream?.[stream.length - 1]?.sequence ?? 0;
-    const released = write.releasedClaims === undefined || write.releasedClaims.length === 0 ? undefined : new Set(write.releasedClaims.map(claimKey));
-    const claimRefusal = (): AppendOutcome | undefined => {
-      const held = write.claims.find((claim) => {
-        const key = claimKey(claim);
-        const holder = claims.get(key);
-        // A claim this user gives up in the same append may be taken again by it.
-        return holder !== undefined && !(holder.userId === write.userId && released?.has(key) === true);
-      });
-      const conflict = held ?? firstRepeatedClaim(write.claims);
-      return conflict === undefined ? undefined : { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
-    };
     if (write.expectedSequence > 0) {
       if (stream === undefined) return { ok: false, reason: "user-not-found" };
       if (last !== write.expectedSequence) return { ok: false, reason: "sequence-conflict", actualSequence: last };
-      return claimRefusal();
     }
-    return claimRefusal() ?? (stream !== undefined ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined);
+    const conflict = claimConflict(write);
+    if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
+    return write.expectedSequence === 0 && stream !== undefined ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined;
   }
 
   function checkWellFormed(write: UserAppend, notificationIds: ReadonlySet<string>): void {
-    // In any order, but each of the sequences after the expected one exactly once.
-    const sequences = write.events.map((event) => event.sequence).sort((a, b) => a - b);
-    const follows = sequences.every((sequence, index) => sequence === write.expectedSequence + index + 1);
-    if (!follows || write.events.some((event) => event.aggregateId !== write.userId)) {
+    if (!followsSequence(write.events, write.expectedSequence) || write.events.some((event) => event.aggregateId !== write.userId)) {
       throw new Error("memoryStore: events must belong to the append's user and follow its expected sequence");
     }
     if (write.listing.userId !== write.userId) throw new Error("memoryStore: the listing must be the append's user's");
@@ -196,16 +221,15 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       const key = claimKey(claim);
       if (claims.get(key)?.userId === append.userId) claims.delete(key);
     }
-    for (const claim of append.claims) claims.set(claimKey(claim), { claim: copyClaim(claim), userId: append.userId });
-    let stream = streams.get(append.userId);
-    if (stream === undefined) streams.set(append.userId, (stream = []));
-    for (const event of [...append.events].sort((a, b) => a.sequence - b.sequence)) {
-      const stored = frozenCopy(event);
-      events.push(stored);
-      stream.push(stored);
-    }
+    for (const claim of append.claims) claims.set(claimKey(claim), { kind: claim.kind, scope: claim.scope, key: claim.key, userId: append.userId });
+    const stored = inSequenceOrder(append.events).map(frozenCopy);
+    for (const event of stored) events.push(event);
+    const stream = streams.get(append.userId);
+    // A new user's stream is the list just made, of its exact length.
+    if (stream === undefined) streams.set(append.userId, stored);
+    else for (const event of stored) stream.push(event);
     for (const notification of append.notifications) {
-      outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
+      outbox.set(notification.id, { record: pendingRecord(notification), order: outbox.size });
     }
     listings.set(append.userId, frozenCopy(append.listing));
   }
@@ -293,7 +317,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
 
   const view = {
     events: (): readonly StoredEvent[] => structuredClone(events),
-    claims: (): readonly UniqueClaim[] => [...claims.values()].map((held) => copyClaim(held.claim)),
+    claims: (): readonly UniqueClaim[] => [...claims.values()].map(copyClaim),
     notifications: (): readonly NotificationRecord[] => [...outbox.values()].map((entry) => ({ ...entry.record })),
   };
 
