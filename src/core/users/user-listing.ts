@@ -1,11 +1,7 @@
 import type { ListedUserState, UserListing } from "../../ports/user-listing.js";
 import { toNfkcCasefold } from "../rules/case-folding.js";
+import { isoTime } from "../wire/timestamp.js";
 import type { UserState } from "./user-state.js";
-
-/** A time as stores answer it: `toISOString()` form, whatever form the event had. */
-function isoTime(time: string): string {
-  return new Date(time).toISOString();
-}
 
 /** The one meaning of "ignoring case" for listings and their queries (the username claim's too). */
 export function foldForSearch(text: string): string {
