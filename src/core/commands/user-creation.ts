@@ -134,6 +134,13 @@ export function issueCode(ports: ResolvedPorts, kind: CodeKind, now: Date): Issu
   };
 }
 
+/** A code's event payload: its keyed hash and validity, and whether the code went back in the response. */
+export function codeAdded(code: IssuedCode, returned: boolean): CodeAdded {
+  const { stored } = code;
+  // Member by member: a spread followed by a new member costs microseconds on Node 20's V8.
+  return returned ? { code: stored.code, expiry: stored.expiry, codeReturned: true } : stored;
+}
+
 interface Plan {
   readonly events: UserEventDraft[];
   readonly notifications: OutboxNotification[];
@@ -174,7 +181,7 @@ async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: Dec
   if (kind === "create" && !email.verified) {
     const code = issueCode(ports, "email", now);
     const returned = email.codeDelivery === "return";
-    events.push({ type: "user.human.email.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } });
+    events.push({ type: "user.human.email.code.added", payload: codeAdded(code, returned) });
     if (returned) extras.emailCode = code.plain;
     else {
       const template = email.urlTemplate !== undefined ? ok(email.urlTemplate) : configured(config?.emailVerificationUrlTemplate, DEFAULT_TEMPLATES.verification);
@@ -196,7 +203,7 @@ async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: Dec
     else {
       const code = issueCode(ports, "phone", now);
       const returned = phone.codeDelivery === "return";
-      events.push({ type: "user.human.phone.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } });
+      events.push({ type: "user.human.phone.code.added", payload: codeAdded(code, returned) });
       if (returned) extras.phoneCode = code.plain;
       else if (ports.sms !== undefined) notify("phone.verification", phone.number, code, "");
     }
