@@ -18,6 +18,7 @@ import type {
   UserListing,
   UserLog,
 } from "../../ports/storage.js";
+import { isFrozenWhole } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
 
 export interface MemoryStoreSeed {
@@ -53,6 +54,12 @@ interface OutboxEntry {
   readonly order: number;
 }
 
+/** One user as the store keeps it: its events and its listing, found with one lookup. */
+interface StoredUser {
+  readonly events: StoredEvent[];
+  listing: UserListing;
+}
+
 /** A claim and its holder, in one object: the store keeps one per claim of every user. */
 interface HeldClaim extends UniqueClaim {
   readonly userId: string;
@@ -60,6 +67,12 @@ interface HeldClaim extends UniqueClaim {
 
 function copyClaim(claim: UniqueClaim): UniqueClaim {
   return { kind: claim.kind, scope: claim.scope, key: claim.key };
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+
+function* listingsOf(users: Iterable<StoredUser>): Iterable<UserListing> {
+  for (const user of users) yield user.listing;
 }
 
 /** Changes to a record; an `undefined` member removes that member. */
@@ -106,17 +119,16 @@ function isDue(record: NotificationRecord, now: Date): boolean {
 
 /**
  * A deep, frozen copy of JSON data: what the store keeps. Reads hand the frozen values out as they
- * are, with no copy, and nobody can change what is stored through them.
+ * are, with no copy, and nobody can change what is stored through them. A value the library froze
+ * whole (its events and listings) is kept as it is.
  */
 function frozenCopy<T>(value: T): T {
-  if (value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object" || isFrozenWhole(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
-  // A spread copies a plain object in one step; only the members that are objects are copied again.
-  const copy = { ...value } as Record<string, unknown>;
-  for (const key in copy) {
-    const member = copy[key];
-    if (member !== null && typeof member === "object") copy[key] = frozenCopy(member);
-  }
+  // Member by member onto an empty object: V8 reuses the shapes of such copies and of their frozen
+  // form, where freezing a spread's copy makes a new shape every time (dearer than the copy).
+  const copy: Record<string, unknown> = {};
+  for (const key in value) if (Object.hasOwn(value, key)) copy[key] = frozenCopy(value[key]);
   return Object.freeze(copy) as T;
 }
 
@@ -169,10 +181,9 @@ function memoryDirectory(seed: MemoryStoreSeed): Directory {
  */
 export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   const events: StoredEvent[] = [];
-  const streams = new Map<string, StoredEvent[]>();
+  const users = new Map<string, StoredUser>();
   const claims = new Map<string, HeldClaim>();
   const outbox = new Map<string, OutboxEntry>();
-  const listings = new Map<string, UserListing>();
 
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
   function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
@@ -181,27 +192,27 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     entry.record = patched(entry.record, change(entry.record));
   }
 
-  /** The first claim of `write` that another user holds, or that `write` takes twice. */
-  function claimConflict(write: UserAppend): UniqueClaim | undefined {
+  /** The first claim of `write` that another user holds, or that `write` takes twice; `keys` are the claims' keys. */
+  function claimConflict(write: UserAppend, keys: readonly string[]): UniqueClaim | undefined {
     const released = write.releasedClaims === undefined || write.releasedClaims.length === 0 ? undefined : new Set(write.releasedClaims.map(claimKey));
-    for (const claim of write.claims) {
-      const key = claimKey(claim);
+    for (const [index, claim] of write.claims.entries()) {
+      const key = keys[index] ?? claimKey(claim);
       const holder = claims.get(key);
       // A claim this user gives up in the same append may be taken again by it.
       if (holder !== undefined && !(holder.userId === write.userId && released?.has(key) === true)) return claim;
     }
-    return firstRepeatedClaim(write.claims);
+    return firstRepeatedClaim(write.claims, keys);
   }
 
   /** Why `write` cannot be written now, checked in the port's order; undefined when it can. */
-  function refusal(write: UserAppend): AppendOutcome | undefined {
-    const stream = streams.get(write.userId);
+  function refusal(write: UserAppend, keys: readonly string[], user: StoredUser | undefined): AppendOutcome | undefined {
+    const stream = user?.events;
     const last = stream?.[stream.length - 1]?.sequence ?? 0;
     if (write.expectedSequence > 0) {
       if (stream === undefined) return { ok: false, reason: "user-not-found" };
       if (last !== write.expectedSequence) return { ok: false, reason: "sequence-conflict", actualSequence: last };
     }
-    const conflict = claimConflict(write);
+    const conflict = claimConflict(write, keys);
     if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
     return write.expectedSequence === 0 && stream !== undefined ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined;
   }
@@ -216,35 +227,46 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     }
   }
 
-  function write(append: UserAppend): void {
+  function write(append: UserAppend, keys: readonly string[], user: StoredUser | undefined): void {
     for (const claim of append.releasedClaims ?? []) {
       const key = claimKey(claim);
       if (claims.get(key)?.userId === append.userId) claims.delete(key);
     }
-    for (const claim of append.claims) claims.set(claimKey(claim), { kind: claim.kind, scope: claim.scope, key: claim.key, userId: append.userId });
+    for (const [index, claim] of append.claims.entries()) {
+      claims.set(keys[index] ?? claimKey(claim), { kind: claim.kind, scope: claim.scope, key: claim.key, userId: append.userId });
+    }
     const stored = inSequenceOrder(append.events).map(frozenCopy);
     for (const event of stored) events.push(event);
-    const stream = streams.get(append.userId);
+    const listing = frozenCopy(append.listing);
     // A new user's stream is the list just made, of its exact length.
-    if (stream === undefined) streams.set(append.userId, stored);
-    else for (const event of stored) stream.push(event);
+    if (user === undefined) users.set(append.userId, { events: stored, listing });
+    else {
+      for (const event of stored) user.events.push(event);
+      user.listing = listing;
+    }
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: pendingRecord(notification), order: outbox.size });
     }
-    listings.set(append.userId, frozenCopy(append.listing));
+  }
+
+  /** Writes one checked append, or tells why not. Each claim's key is made once, for the check and the write. */
+  function appendChecked(request: UserAppend): AppendOutcome {
+    const keys = request.claims.map(claimKey);
+    const user = users.get(request.userId);
+    const refused = refusal(request, keys, user);
+    if (refused !== undefined) return refused;
+    write(request, keys, user);
+    return { ok: true };
   }
 
   function append(request: UserAppend): Promise<AppendOutcome> {
     // Everything is checked before anything is written, so a refused append leaves no trace.
     try {
-      checkWellFormed(request, new Set());
+      checkWellFormed(request, NO_IDS);
     } catch (error) {
       return Promise.reject(error);
     }
-    const refused = refusal(request);
-    if (refused !== undefined) return Promise.resolve(refused);
-    write(request);
-    return Promise.resolve({ ok: true });
+    return Promise.resolve(appendChecked(request));
   }
 
   /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */
@@ -259,14 +281,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.resolve(
-      appends.map((request) => {
-        const refused = refusal(request);
-        if (refused !== undefined) return refused;
-        write(request);
-        return { ok: true };
-      }),
-    );
+    return Promise.resolve(appends.map(appendChecked));
   }
 
   const userLog: MemoryUserLog = {
@@ -274,10 +289,10 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     append,
     appendNewUsers,
     // The stored events are frozen: handed out as they are, in a list of the caller's own.
-    loadEvents: (userId) => Promise.resolve((streams.get(userId) ?? []).slice()),
+    loadEvents: (userId) => Promise.resolve(users.get(userId)?.events.slice() ?? []),
     findClaimHolder: (claim) => Promise.resolve(claims.get(claimKey(claim))?.userId),
     // Listings are frozen too: a page is a list of the caller's own holding them.
-    queryUsers: (query) => Promise.resolve(queryListings(listings.values(), query)),
+    queryUsers: (query) => Promise.resolve(queryListings(listingsOf(users.values()), query)),
   };
 
   const notificationOutbox: Outbox = {

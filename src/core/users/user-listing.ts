@@ -1,5 +1,6 @@
 import type { ListedUserState, UserListing } from "../../ports/user-listing.js";
 import { toNfkcCasefold } from "../rules/case-folding.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
 import { isoTime } from "../wire/timestamp.js";
 import type { UserState } from "./user-state.js";
 
@@ -8,10 +9,13 @@ export function foldForSearch(text: string): string {
   return toNfkcCasefold(text);
 }
 
-/** What a store keeps of a user for `listUsers`: derived from the folded state, never from a request. */
+/**
+ * What a store keeps of a user for `listUsers`: derived from the folded state, never from a
+ * request. Frozen whole, so that a store may keep it as it is.
+ */
 export function userListing(state: UserState): UserListing {
   const { profile, email, phone, password } = state;
-  return {
+  return deepFreeze({
     userId: state.userId,
     orgId: state.orgId,
     sequence: state.sequence,
@@ -34,7 +38,7 @@ export function userListing(state: UserState): UserListing {
     usernameFolded: foldForSearch(state.username),
     emailFolded: foldForSearch(email.address),
     displayNameFolded: foldForSearch(profile.displayName),
-  };
+  });
 }
 
 /** States in the order `listUsers` sorts them: the v2 enum's numbers (active 1, locked 4, initial 5). */
