@@ -1,28 +1,21 @@
-// Values the library made and froze whole, so that a store may keep them as they are instead of
-// copying them. A frozen object can still hold a getter, so only a value frozen here counts: a
-// store copies anything else.
+// Frozen JSON data: what a store may keep as it is, since nobody can change it. The library
+// freezes the events and listings it makes, so that the memory store need not copy them.
 
-const frozenWhole = new WeakSet<object>();
-
-/**
- * Freezes `value` and every object and list in it, and remembers it as frozen whole. Only for
- * plain data the library built itself (events, listings): data members, no typed arrays.
- */
+/** Freezes `value` and every object and list in it; gives `value` back. For plain data: no typed arrays. */
 export function deepFreeze<T extends object>(value: T): T {
-  freezeMembers(value);
-  frozenWhole.add(value);
-  return value;
+  for (const key in value) {
+    const member: unknown = value[key];
+    if (member !== null && typeof member === "object") deepFreeze(member);
+  }
+  return Object.freeze(value);
 }
 
-function freezeMembers(value: object): void {
+/** True when `value` and every object and list in it are frozen: nothing in it can change. */
+export function isDeeplyFrozen(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
   for (const key in value) {
     const member: unknown = (value as Record<string, unknown>)[key];
-    if (member !== null && typeof member === "object") freezeMembers(member);
+    if (member !== null && typeof member === "object" && !isDeeplyFrozen(member)) return false;
   }
-  Object.freeze(value);
-}
-
-/** True for a value `deepFreeze` froze: nothing in it can change. */
-export function isFrozenWhole(value: object): boolean {
-  return frozenWhole.has(value);
+  return true;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze, isFrozenWhole } from "../../src/shared/deep-freeze.js";
+import { deepFreeze, isDeeplyFrozen } from "../../src/shared/deep-freeze.js";
 
 describe("deepFreeze", () => {
   it("freezes the value and every object and list in it, and gives the value back", () => {
@@ -12,9 +12,11 @@ describe("deepFreeze", () => {
     expect(value).toEqual({ a: 1, nested: { list: [1, { deep: "x" }], text: "t" }, none: null });
   });
 
-  it("counts as frozen whole only what it froze, not a value frozen another way", () => {
-    const frozenElsewhere = Object.freeze({ a: 1 });
-    const whole = deepFreeze({ inner: { b: 2 } });
-    expect([isFrozenWhole(whole), isFrozenWhole(frozenElsewhere), isFrozenWhole({ a: 1 })]).toEqual([true, false, false]);
+  it("tells a value frozen all through from one with anything in it still open, however deep", () => {
+    expect(isDeeplyFrozen(deepFreeze({ inner: { list: [{ b: 2 }] } }))).toBe(true);
+    expect(isDeeplyFrozen({ a: 1 })).toBe(false);
+    expect(isDeeplyFrozen(Object.freeze({ inner: { b: 2 } }))).toBe(false);
+    expect(isDeeplyFrozen(Object.freeze({ inner: Object.freeze({ list: Object.freeze([{ b: 2 }]) }) }))).toBe(false);
+    expect(isDeeplyFrozen(Object.freeze({ inner: Object.freeze({ list: Object.freeze([Object.freeze({ b: 2 })]) }) }))).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ import type {
   UserListing,
   UserLog,
 } from "../../ports/storage.js";
-import { isFrozenWhole } from "../../shared/deep-freeze.js";
+import { isDeeplyFrozen } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
 
 export interface MemoryStoreSeed {
@@ -119,11 +119,11 @@ function isDue(record: NotificationRecord, now: Date): boolean {
 
 /**
  * A deep, frozen copy of JSON data: what the store keeps. Reads hand the frozen values out as they
- * are, with no copy, and nobody can change what is stored through them. A value the library froze
- * whole (its events and listings) is kept as it is.
+ * are, with no copy, and nobody can change what is stored through them. A value frozen all through
+ * (the events and listings the core makes) cannot change either, and is kept as it is.
  */
 function frozenCopy<T>(value: T): T {
-  if (value === null || typeof value !== "object" || isFrozenWhole(value)) return value;
+  if (value === null || typeof value !== "object" || isDeeplyFrozen(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   // Member by member onto an empty object: V8 reuses the shapes of such copies and of their frozen
   // form, where freezing a spread's copy makes a new shape every time (dearer than the copy).
