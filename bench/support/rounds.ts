@@ -6,6 +6,8 @@ export interface BenchCase {
   readonly name: string;
   /** One call; resolves when it is done. */
   readonly run: () => unknown;
+  /** Calls kept in flight at once (default 1: one after another). */
+  readonly inFlight?: number;
 }
 
 export interface CaseFigures {
@@ -18,25 +20,32 @@ export interface CaseFigures {
   readonly ratio: { readonly median: number; readonly min: number; readonly max: number };
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Calls per second of `run`, for about `durationMs`. */
-async function rate(run: () => unknown, durationMs: number): Promise<number> {
+/** Calls per second of `run`, for about `durationMs`, with `inFlight` callers each starting its next call when its last one is done. */
+async function rate(run: () => unknown, durationMs: number, inFlight = 1): Promise<number> {
   let calls = 0;
   const started = performance.now();
-  let elapsed = 0;
-  while (elapsed < durationMs) {
-    for (let batch = 0; batch < 50; batch++) {
-      await run();
-      calls += 1;
+  const caller = async (): Promise<void> => {
+    while (performance.now() - started < durationMs) {
+      for (let batch = 0; batch < 50 / inFlight; batch++) {
+        await run();
+        calls += 1;
+      }
     }
-    elapsed = performance.now() - started;
-  }
-  return calls / (elapsed / 1000);
+  };
+  await Promise.all(Array.from({ length: inFlight }, caller));
+  return calls / ((performance.now() - started) / 1000);
+}
+
+/** A case that measures itself: one call runs it once and resolves to its operations per second. */
+export interface MeasuredCase {
+  readonly name: string;
+  readonly measure: () => Promise<number>;
 }
 
 /**
@@ -44,17 +53,28 @@ async function rate(run: () => unknown, durationMs: number): Promise<number> {
  * gives each case's figures; the first case is the baseline its ratios are taken against.
  */
 export async function interleavedRounds(cases: readonly BenchCase[], rounds = 5, durationMs = 1_000): Promise<CaseFigures[]> {
-  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2);
+  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2, benchCase.inFlight);
+  return measuredRounds(
+    cases.map((benchCase) => ({ name: benchCase.name, measure: () => rate(benchCase.run, durationMs, benchCase.inFlight) })),
+    rounds,
+  );
+}
+
+/**
+ * The same rounds for cases that time themselves (work spread over several processes, say): each
+ * case is measured once per round, in turn; warming up is left to the caller.
+ */
+export async function measuredRounds(cases: readonly MeasuredCase[], rounds = 5): Promise<CaseFigures[]> {
   const rates = cases.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, benchCase] of cases.entries()) rates[index]?.push(await rate(benchCase.run, durationMs));
+    for (const [index, measuredCase] of cases.entries()) rates[index]?.push(await measuredCase.measure());
   }
   const baseline = rates[0] ?? [];
-  return cases.map((benchCase, index) => {
+  return cases.map((measuredCase, index) => {
     const mine = rates[index] ?? [];
     const ratios = mine.map((value, round) => (baseline[round] ?? Number.NaN) / value);
     return {
-      name: benchCase.name,
+      name: measuredCase.name,
       median: median(mine),
       min: Math.min(...mine),
       max: Math.max(...mine),

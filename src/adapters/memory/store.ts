@@ -103,10 +103,11 @@ function pendingOf(record: NotificationRecord): PendingNotification {
   };
 }
 
-/** A fresh notification's record: nothing tried yet. */
-function pendingRecord(notification: OutboxNotification): NotificationRecord {
+/** A fresh notification's record: nothing tried yet; leased to the writer until `leasedUntil` when it asked. */
+function pendingRecord(notification: OutboxNotification, leasedUntil: string | undefined): NotificationRecord {
   // Not a spread followed by new members: that costs microseconds on Node 20's V8.
-  return Object.assign({}, notification, { attempts: 0, state: "pending" as const });
+  const fresh = leasedUntil === undefined ? { attempts: 0, state: "pending" as const } : { attempts: 0, state: "pending" as const, leasedUntil };
+  return Object.assign({}, notification, fresh);
 }
 
 function isDue(record: NotificationRecord, now: Date): boolean {
@@ -244,8 +245,9 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       for (const event of stored) user.events.push(event);
       user.listing = listing;
     }
+    const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
-      outbox.set(notification.id, { record: pendingRecord(notification), order: outbox.size });
+      outbox.set(notification.id, { record: pendingRecord(notification, leasedUntil), order: outbox.size });
     }
   }
 
@@ -266,7 +268,9 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.resolve(appendChecked(request));
+    const outcome = appendChecked(request);
+    if (!outcome.ok || request.leaseNotificationsUntil === undefined) return Promise.resolve(outcome);
+    return Promise.resolve({ ok: true, leased: request.notifications.map((notification) => Object.assign({}, notification, { attempts: 0 })) });
   }
 
   /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */
