@@ -1,2 +1,2 @@
 export { createFetchHandler } from "./fetch-handler.js";
-export type { Authenticate, FetchHandler, FetchHandlerOptions } from "./options.js";
+export type { Authenticate, FetchHandler, FetchHandlerOptions, HandlerOptions } from "./options.js";

@@ -1,5 +1,12 @@
-/** Receives what the library must not put in error bodies: internal causes and delivery failures. */
+/** What a log line carries besides its message. An Error is under `err`, the key pino serializes. */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/**
+ * Receives what the library must not put in error bodies: internal causes and delivery failures.
+ * It is called as `logger.warn(fields, message)`, pino's order, which console's `(...data)` takes
+ * too: pass a pino logger, `console`, or any object with these two methods.
+ */
 export interface Logger {
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(fields: LogFields, message: string): void;
+  error(fields: LogFields, message: string): void;
 }

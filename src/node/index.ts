@@ -1,0 +1,3 @@
+export { createNodeHandler } from "./node-handler.js";
+export { toNodeHandler } from "./to-node-handler.js";
+export type { NodeHandler, NodeHandlerOptions } from "./options.js";
