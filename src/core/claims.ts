@@ -19,11 +19,14 @@ export function sameClaim(a: UniqueClaim, b: UniqueClaim): boolean {
   return a.kind === b.kind && a.scope === b.scope && a.key === b.key;
 }
 
-/** The first claim `claims` repeats, if any: one append cannot take a claim twice. */
-export function firstRepeatedClaim(claims: readonly UniqueClaim[]): UniqueClaim | undefined {
+/**
+ * The first claim `claims` repeats, if any: one append cannot take a claim twice. `keys` are the
+ * claims' keys, in the same order, for a caller that has made them already.
+ */
+export function firstRepeatedClaim(claims: readonly UniqueClaim[], keys: readonly string[] = claims.map(claimKey)): UniqueClaim | undefined {
   const seen = new Set<string>();
-  for (const claim of claims) {
-    const key = claimKey(claim);
+  for (const [index, claim] of claims.entries()) {
+    const key = keys[index] ?? claimKey(claim);
     if (seen.has(key)) return claim;
     seen.add(key);
   }

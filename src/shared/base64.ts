@@ -18,22 +18,18 @@ export function decodeLenientBase64(text: string): Uint8Array | undefined {
   return bytes;
 }
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** Bytes per String.fromCharCode call: well under every runtime's limit on arguments. */
+const CHUNK = 8192;
 
 /** Standard base64, with padding (as protobuf JSON writes bytes) unless `pad` is false. */
 export function encodeBase64(bytes: Uint8Array, pad = true): string {
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63) + ALPHABET.charAt((n >>> 6) & 63) + ALPHABET.charAt(n & 63);
+  // The runtime's btoa over a binary string: a fraction of the cost of building the text in JavaScript.
+  let binary = "";
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(offset, offset + CHUNK) as unknown as number[]);
   }
-  const rest = bytes.length - i;
-  if (rest > 0) {
-    const n = ((bytes[i] ?? 0) << 16) | (rest === 2 ? (bytes[i + 1] ?? 0) << 8 : 0);
-    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63) + (rest === 2 ? ALPHABET.charAt((n >>> 6) & 63) : pad ? "=" : "") + (pad ? "=" : "");
-  }
-  return out;
+  const encoded = btoa(binary);
+  return pad ? encoded : encoded.replace(/=+$/, "");
 }
 
 /** URL-safe base64 without padding (RFC 4648 §5), as WebAuthn writes bytes in JSON. */

@@ -14,7 +14,7 @@ import { pruneEmpty } from "../wire/prune.js";
 import { changeResponse } from "./change-response.js";
 import type { Command, DecideInput, Decision, RequestObject } from "./command.js";
 import { portFailure } from "./port-call.js";
-import { issueCode, type IssuedCode } from "./user-creation.js";
+import { codeAdded, issueCode, type IssuedCode } from "./user-creation.js";
 
 /** One channel whose code is sent again: when it may be, its event, and its message. */
 export interface ResendChannel {
@@ -53,7 +53,7 @@ export function resendCommand(spec: ResendChannel): Command<ResendDelivery, Rese
       return Promise.resolve(
         ok({
           userId: user.userId,
-          events: [spec.added({ ...code.stored, ...(returned ? { codeReturned: true } : {}) })],
+          events: [spec.added(codeAdded(code, returned))],
           notifications: message.value === undefined ? [] : [message.value],
           respond: (facts) => ok(pruneEmpty<ResendCodeResponse>({ ...changeResponse(facts), verificationCode: returned ? code.plain : undefined })),
         }),

@@ -8,7 +8,7 @@ import { parsePasskeyLink, passkeyLinkFields, type PasskeyLinkInput } from "../s
 import { deliveryShape } from "../schemas/password-reset.js";
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
-import { issueCode } from "./user-creation.js";
+import { codeAdded, issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
 
 /** The link `importHumanUser` returns, as ZITADEL's login page reads it. */
@@ -46,7 +46,7 @@ export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, Cre
     return ok({
       userId: user.userId,
       events: [
-        { type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...code.stored, ...(returned ? { codeReturned: true } : {}) } },
+        { type: "user.human.passwordless.initialization.code.added", payload: { id: codeId, ...codeAdded(code, returned) } },
       ],
       notifications,
       respond: (facts) => ok({ ...changeResponse(facts), ...(returned ? { code: { id: codeId, code: code.plain } } : {}) }),

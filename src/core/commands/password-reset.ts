@@ -6,7 +6,7 @@ import { requestedUserId } from "../schemas/user-id.js";
 import { deliveryShape, parsePasswordReset, passwordResetFields, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
-import { issueCode } from "./user-creation.js";
+import { codeAdded, issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
 
 /** ZITADEL's login page for a new password. */
@@ -37,7 +37,7 @@ export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResp
     }
     return ok({
       userId: user.userId,
-      events: [{ type: "user.human.password.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } }],
+      events: [{ type: "user.human.password.code.added", payload: codeAdded(code, returned) }],
       notifications,
       respond: (facts) => ok({ ...changeResponse(facts), ...(returned ? { verificationCode: code.plain } : {}) }),
     });

@@ -18,11 +18,27 @@ export function portFailure(cause: unknown, what: string, logger: Logger | undef
   return isUnavailable(cause) ? unavailable() : internal();
 }
 
-/** Runs a port call; a throw or rejection becomes code 13 or 14. */
-export async function callPort<T>(what: string, logger: Logger | undefined, call: () => T | Promise<T>): Promise<Result<T, ErrorBody>> {
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * Runs a port call; a throw or rejection becomes code 13 or 14. Not an async function: a port
+ * that answers at once (a clock, an id generator, an authorizer) is answered with one settled
+ * promise, without an async frame and an await per call.
+ */
+export function callPort<T>(what: string, logger: Logger | undefined, call: () => T | Promise<T>): Promise<Result<T, ErrorBody>> {
+  let answer: T | Promise<T>;
+  let pending: boolean;
   try {
-    return ok(await call());
+    answer = call();
+    pending = isThenable(answer);
   } catch (cause) {
-    return err(portFailure(cause, what, logger));
+    return Promise.resolve(err(portFailure(cause, what, logger)));
   }
+  if (!pending) return Promise.resolve(ok(answer as T));
+  return Promise.resolve(answer).then(
+    (value) => ok(value),
+    (cause: unknown) => err(portFailure(cause, what, logger)),
+  );
 }

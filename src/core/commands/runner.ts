@@ -18,7 +18,7 @@ import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import type { FieldTree } from "../wire/field-tree.js";
 import { rfc3339 } from "../wire/timestamp.js";
-import type { AppendFacts, Command, Decision, RequestObject } from "./command.js";
+import type { AppendFacts, Command, DecideInput, Decision, RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
 import { authorizeTarget } from "./target-organization.js";
 
@@ -171,7 +171,19 @@ export async function decideCommand<TParsed, TResponse>(
     }
     const now = await callPort("clock", ports.logger, () => ports.clock.now());
     if (now.isErr()) return err(now.error);
-    const decided = await prepared.command.decide({ ...prepared, ports, user, now: now.value, attempt });
+    // Named member by member: a spread followed by new members costs microseconds on Node 20's V8.
+    const input: DecideInput<TParsed> = {
+      ports,
+      request: prepared.request,
+      parsed: prepared.parsed,
+      organization: prepared.organization,
+      user,
+      requester: prepared.requester,
+      now: now.value,
+      origin: prepared.origin,
+      attempt,
+    };
+    const decided = await prepared.command.decide(input);
     if (decided.isErr()) return err(decided.error);
     const decision = decided.value;
     const orgId = prepared.organization.id;

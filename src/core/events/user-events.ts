@@ -1,6 +1,7 @@
 // Every event a user's stream can hold, declared once: its name (as ZITADEL writes
 // it) and its payload. The writer (`sequenceEvents`) and the fold (`foldUser`) both use this map.
 import type { StoredEvent } from "../../ports/user-log.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
 import type { Gender } from "../rules/gender.js";
 
 /** A code as it is kept: its keyed hash, never the code. */
@@ -99,15 +100,18 @@ export type UserEventDraft = { readonly [K in UserEventType]: { readonly type: K
 
 /**
  * Numbers one decision's events after the stream's last sequence `after` (0 for a new user) and
- * stamps them with the decision's time.
+ * stamps them with the decision's time. Events are facts: they are frozen whole when made (their
+ * payloads too), so that a store may keep them as they are.
  */
 export function sequenceEvents(drafts: readonly UserEventDraft[], userId: string, orgId: string, createdAt: string, after = 0): StoredEvent[] {
-  return drafts.map((draft, index) => ({
-    type: draft.type,
-    aggregateId: userId,
-    orgId,
-    sequence: after + index + 1,
-    createdAt,
-    payload: draft.payload,
-  }));
+  return drafts.map((draft, index) =>
+    deepFreeze({
+      type: draft.type,
+      aggregateId: userId,
+      orgId,
+      sequence: after + index + 1,
+      createdAt,
+      payload: draft.payload,
+    }),
+  );
 }

@@ -1,10 +1,9 @@
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import type { CodeKind, CodeSpec, HumanUsersConfig } from "../../ports/config.js";
 import type { Keys, KeySet } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
 import { decodeLenientBase64, encodeBase64 } from "../../shared/base64.js";
 import type { HashedCode } from "../events/user-events.js";
+import { hmacSha256 } from "./sha256.js";
 
 const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const LETTERS_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -82,25 +81,9 @@ export function generateCode(spec: CodeSpec, random: RandomSource): string {
   return code;
 }
 
-type KeyedHmac = ReturnType<typeof hmac.create>;
-
-// The key's padded inner and outer states are computed once per key and cloned per code: that
-// halves the work of every code's hash.
-const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
-const encoder = new TextEncoder();
-
-function codeDigest(code: string, key: Uint8Array): Uint8Array {
-  let keyed = keyedStates.get(key);
-  if (keyed === undefined) {
-    keyed = hmac.create(sha256, key);
-    keyedStates.set(key, keyed);
-  }
-  return keyed.clone().update(encoder.encode(code)).digest();
-}
-
 /** How a code is kept: its keyed hash under the current keys, never the code. */
 export function hashedCode(code: string, keys: Keys): HashedCode {
-  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: encodeBase64(codeDigest(code, keys.codeHmacKey)) };
+  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: encodeBase64(hmacSha256(keys.codeHmacKey, code)) };
 }
 
 /** The key set a stored value names: the current one, or one a rotation retired. */
@@ -124,5 +107,5 @@ export function codeMatches(code: string, stored: HashedCode, keys: Keys): boole
   const keySet = keySetById(keys, stored.keyId);
   const expected = decodeLenientBase64(stored.hash);
   if (keySet === undefined || expected === undefined || stored.algorithm !== "HMAC-SHA256") return false;
-  return sameBytes(codeDigest(code, keySet.codeHmacKey), expected);
+  return sameBytes(hmacSha256(keySet.codeHmacKey, code), expected);
 }

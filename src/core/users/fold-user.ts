@@ -2,13 +2,14 @@ import type { StoredEvent } from "../../ports/user-log.js";
 import type { CodeAdded, UserEventPayloads, UserEventType } from "../events/user-events.js";
 import { entryOf } from "./entry-of.js";
 import { GENDERS } from "../rules/gender.js";
+import { isoTimeAfter } from "../wire/timestamp.js";
 import type { PendingCode, UserLifecycle, UserState } from "./user-state.js";
 
 type Applier<K extends UserEventType> = (state: UserState, payload: UserEventPayloads[K], event: StoredEvent) => UserState;
 
 function pendingCode(added: CodeAdded, event: StoredEvent): PendingCode {
   const seconds = Number.parseInt(added.expiry, 10);
-  const expiresAt = new Date(Date.parse(event.createdAt) + (Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString();
+  const expiresAt = isoTimeAfter(event.createdAt, Number.isFinite(seconds) ? seconds : 0);
   return { hash: added.code, issuedAt: event.createdAt, expiresAt, failedAttempts: 0, returned: added.codeReturned === true };
 }
 

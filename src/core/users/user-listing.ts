@@ -1,28 +1,21 @@
 import type { ListedUserState, UserListing } from "../../ports/user-listing.js";
 import { toNfkcCasefold } from "../rules/case-folding.js";
+import { deepFreeze } from "../../shared/deep-freeze.js";
+import { isoTime } from "../wire/timestamp.js";
 import type { UserState } from "./user-state.js";
-
-/** `toISOString()`'s own form, UTC with milliseconds. */
-const ISO_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/**
- * A time as stores answer it: `toISOString()` form, whatever form the event had. Times the
- * library's clock wrote are in that form already; parsing and printing each again was a visible
- * part of a bulk import's profile.
- */
-function isoTime(time: string): string {
-  return ISO_FORM.test(time) ? time : new Date(time).toISOString();
-}
 
 /** The one meaning of "ignoring case" for listings and their queries (the username claim's too). */
 export function foldForSearch(text: string): string {
   return toNfkcCasefold(text);
 }
 
-/** What a store keeps of a user for `listUsers`: derived from the folded state, never from a request. */
+/**
+ * What a store keeps of a user for `listUsers`: derived from the folded state, never from a
+ * request. Frozen whole, so that a store may keep it as it is.
+ */
 export function userListing(state: UserState): UserListing {
   const { profile, email, phone, password } = state;
-  return {
+  return deepFreeze({
     userId: state.userId,
     orgId: state.orgId,
     sequence: state.sequence,
@@ -45,7 +38,7 @@ export function userListing(state: UserState): UserListing {
     usernameFolded: foldForSearch(state.username),
     emailFolded: foldForSearch(email.address),
     displayNameFolded: foldForSearch(profile.displayName),
-  };
+  });
 }
 
 /** States in the order `listUsers` sorts them: the v2 enum's numbers (active 1, locked 4, initial 5). */

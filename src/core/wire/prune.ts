@@ -7,7 +7,10 @@ export type Unpruned<T> = { readonly [K in keyof T]-?: T[K] | undefined };
  */
 export function pruneEmpty<T extends object>(body: Unpruned<T>): T {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  // for...in over own members: Object.entries would allocate a pair per member on every response.
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue;
+    const value: unknown = body[key as keyof typeof body];
     if (value === undefined || value === "" || value === false) continue;
     if (Array.isArray(value) && value.length === 0) continue;
     out[key] = value !== null && typeof value === "object" && !Array.isArray(value) ? pruneEmpty(value as object) : value;

@@ -1,0 +1,100 @@
+// SHA-256 and HMAC-SHA256, one function each: the runtime's node:crypto where it has one (faster
+// than pure JavaScript, also for the short inputs of codes: bench/sha256.bench.ts), else
+// @noble/hashes. The core stays runtime-agnostic: node:crypto is never imported, only asked for
+// once through `process.getBuiltinModule` (Node 20.16 and later, Bun, Deno); both give the same bytes.
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
+
+/** Text is digested as its UTF-8 bytes. */
+export type DigestInput = Uint8Array | string;
+
+/** The two primitives, as one implementation gives them. */
+export interface Sha256Implementation {
+  /** Where the digests come from: `node:crypto` or `@noble/hashes`. */
+  readonly name: "node:crypto" | "@noble/hashes";
+  sha256(message: DigestInput): Uint8Array;
+  hmacSha256(key: Uint8Array, message: DigestInput): Uint8Array;
+}
+
+/** The part of node:crypto used here, typed structurally so that no Node types reach the core. */
+interface NodeCrypto {
+  createHmac(algorithm: "sha256", key: Uint8Array): { update(data: DigestInput): { digest(): Uint8Array } };
+  createHash(algorithm: "sha256"): { update(data: DigestInput): { digest(): Uint8Array } };
+  /** One-shot digest, Node 20.12 and later. */
+  hash?(algorithm: "sha256", data: DigestInput, outputEncoding: "buffer"): Uint8Array;
+}
+
+/** What the runtime offers to find node:crypto with: `globalThis` in production, anything in tests. */
+export interface RuntimeGlobals {
+  readonly process?: { readonly getBuiltinModule?: (id: string) => unknown } | undefined;
+}
+
+const encoder = new TextEncoder();
+
+function bytesOf(message: DigestInput): Uint8Array {
+  return typeof message === "string" ? encoder.encode(message) : message;
+}
+
+type KeyedHmac = ReturnType<typeof hmac.create>;
+
+// The key's padded inner and outer states are computed once per key and cloned per message: that
+// halves the work of every short message's HMAC.
+const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
+
+/** Pure JavaScript, for runtimes without node:crypto. */
+export const nobleSha256Implementation: Sha256Implementation = {
+  name: "@noble/hashes",
+  sha256: (message) => nobleSha256(bytesOf(message)),
+  hmacSha256(key, message) {
+    let keyed = keyedStates.get(key);
+    if (keyed === undefined) {
+      keyed = hmac.create(nobleSha256, key);
+      keyedStates.set(key, keyed);
+    }
+    return keyed.clone().update(bytesOf(message)).digest();
+  },
+};
+
+function isNodeCrypto(value: unknown): value is NodeCrypto {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<Record<keyof NodeCrypto, unknown>>;
+  return typeof candidate.createHmac === "function" && typeof candidate.createHash === "function";
+}
+
+function nodeImplementation(crypto: NodeCrypto): Sha256Implementation {
+  const hash = crypto.hash;
+  return {
+    name: "node:crypto",
+    sha256: hash !== undefined ? (message) => hash.call(crypto, "sha256", message, "buffer") : (message) => crypto.createHash("sha256").update(message).digest(),
+    hmacSha256: (key, message) => crypto.createHmac("sha256", key).update(message).digest(),
+  };
+}
+
+/** node:crypto's digests where `runtime` has them, else @noble/hashes'. Never throws. */
+export function sha256Implementation(runtime: RuntimeGlobals): Sha256Implementation {
+  let crypto: unknown;
+  try {
+    crypto = runtime.process?.getBuiltinModule?.("node:crypto");
+  } catch {
+    crypto = undefined;
+  }
+  return isNodeCrypto(crypto) ? nodeImplementation(crypto) : nobleSha256Implementation;
+}
+
+let chosen: Sha256Implementation | undefined;
+
+/** The implementation in use: looked up on first use, then kept. */
+export function currentSha256Implementation(): Sha256Implementation {
+  chosen ??= sha256Implementation(globalThis as RuntimeGlobals);
+  return chosen;
+}
+
+/** SHA-256 of `message`. */
+export function sha256(message: DigestInput): Uint8Array {
+  return currentSha256Implementation().sha256(message);
+}
+
+/** HMAC-SHA256 of `message` under `key` (RFC 2104). */
+export function hmacSha256(key: Uint8Array, message: DigestInput): Uint8Array {
+  return currentSha256Implementation().hmacSha256(key, message);
+}
