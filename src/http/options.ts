@@ -6,6 +6,7 @@ import type { Requester } from "../ports/authorizer.js";
  */
 export type Authenticate = (request: Request) => Requester | undefined | Promise<Requester | undefined>;
 
+/** How `createFetchHandler` authenticates callers, builds links and bounds bodies. */
 export interface FetchHandlerOptions {
   readonly authenticate: Authenticate;
   /** Public base URL for links in responses; default: the configuration's `origin`. Never taken from the request's Host. */

@@ -8,6 +8,7 @@ export interface CodeSpec {
   readonly lifetimeSeconds: number;
 }
 
+/** Which code a `CodeSpec` in `config.codes` is for. */
 export type CodeKind = "email" | "phone" | "init" | "passwordless" | "passwordReset";
 
 /** What happens to new notifications right after the write. */
@@ -96,6 +97,7 @@ export interface MailTemplate {
   readonly html: string;
 }
 
+/** One SMS in one language. */
 export interface SmsTemplate {
   readonly text: string;
 }

@@ -2,6 +2,7 @@ import type { JsonObject } from "../shared/json.js";
 import type { OutboxNotification } from "./outbox.js";
 import type { UserListing, UserPage, UserQuery } from "./user-listing.js";
 
+/** What a unique claim reserves: a user id, a username, or an identity-provider account. */
 export type ClaimKind = "user_id" | "username" | "idp_link";
 
 /**
@@ -60,6 +61,7 @@ export type AppendRefusal =
   | { readonly ok: false; readonly reason: "sequence-conflict"; readonly actualSequence: number }
   | { readonly ok: false; readonly reason: "user-not-found" };
 
+/** The answer of `UserLog.append`: written, or refused with the reason. */
 export type AppendOutcome = { readonly ok: true } | AppendRefusal;
 
 /**

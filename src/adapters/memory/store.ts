@@ -19,6 +19,7 @@ import type {
 } from "../../ports/storage.js";
 import { queryListings } from "./user-query.js";
 
+/** The organizations and identity providers a `memoryStore` starts with. */
 export interface MemoryStoreSeed {
   readonly organizations?: readonly Organization[];
   readonly identityProviders?: readonly IdentityProvider[];

@@ -19,6 +19,7 @@ export interface StopSignal {
   readonly aborted: boolean;
 }
 
+/** How `importHumanUsers` batches and paces an import; every member optional. */
 export interface BulkImportOptions {
   /** Users per storage write (one `appendNewUsers` call). Default 500. */
   readonly batchSize?: number;
@@ -44,6 +45,7 @@ export type BulkImportOutcome =
 /** Operation B requests (parsed JSON bodies, checked like `importHumanUser`'s). */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
+/** The options `importHumanUsers` uses for members left out. */
 export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
 
 /** One item checked and decided (steps 1 to 6), its append not written yet. */
