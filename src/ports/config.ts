@@ -117,7 +117,7 @@ export interface LanguageMessages {
  */
 export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
 
-/** How the outbox retries. Every member optional; defaults in the README. Counts are whole numbers, 1 or more; seconds are above 0. */
+/** How the outbox retries. Every member optional; defaults in docs/mail.md. Counts are whole numbers, 1 or more; seconds are above 0. */
 export interface DeliverySettings {
   /** Attempts before a notification is dead. Default 10. */
   readonly maxAttempts?: number;
