@@ -18,7 +18,7 @@ export interface CaseFigures {
   readonly ratio: { readonly median: number; readonly min: number; readonly max: number };
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
@@ -39,22 +39,39 @@ async function rate(run: () => unknown, durationMs: number): Promise<number> {
   return calls / (elapsed / 1000);
 }
 
+/** A case that measures itself: one call runs it once and resolves to its operations per second. */
+export interface MeasuredCase {
+  readonly name: string;
+  readonly measure: () => Promise<number>;
+}
+
 /**
  * Runs the cases in `rounds` interleaved rounds of `durationMs` each (after one warm-up round) and
  * gives each case's figures; the first case is the baseline its ratios are taken against.
  */
 export async function interleavedRounds(cases: readonly BenchCase[], rounds = 5, durationMs = 1_000): Promise<CaseFigures[]> {
   for (const benchCase of cases) await rate(benchCase.run, durationMs / 2);
+  return measuredRounds(
+    cases.map((benchCase) => ({ name: benchCase.name, measure: () => rate(benchCase.run, durationMs) })),
+    rounds,
+  );
+}
+
+/**
+ * The same rounds for cases that time themselves (work spread over several processes, say): each
+ * case is measured once per round, in turn; warming up is left to the caller.
+ */
+export async function measuredRounds(cases: readonly MeasuredCase[], rounds = 5): Promise<CaseFigures[]> {
   const rates = cases.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, benchCase] of cases.entries()) rates[index]?.push(await rate(benchCase.run, durationMs));
+    for (const [index, measuredCase] of cases.entries()) rates[index]?.push(await measuredCase.measure());
   }
   const baseline = rates[0] ?? [];
-  return cases.map((benchCase, index) => {
+  return cases.map((measuredCase, index) => {
     const mine = rates[index] ?? [];
     const ratios = mine.map((value, round) => (baseline[round] ?? Number.NaN) / value);
     return {
-      name: benchCase.name,
+      name: measuredCase.name,
       median: median(mine),
       min: Math.min(...mine),
       max: Math.max(...mine),
