@@ -31,7 +31,8 @@ export async function buildInstalledPackage(root: string, workspace: string): Pr
   mkdirSync(target, { recursive: true });
   copyFileSync(join(root, "package.json"), join(target, "package.json"));
   const list = (Array.isArray(configs) ? configs : [configs]) as Options[];
-  for (const options of list) {
+  // The blocks are ES modules: the CommonJS build (half the work) is left out.
+  for (const options of list.filter((entry) => [entry.format].flat().includes("esm"))) {
     // Without onSuccess: it writes the SQL files into the real dist/, which this copy does not need.
     const { onSuccess: _writesIntoDist, ...rest } = options;
     await build({ ...rest, outDir: join(target, "dist"), silent: true, config: false });
