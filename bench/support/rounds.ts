@@ -6,6 +6,8 @@ export interface BenchCase {
   readonly name: string;
   /** One call; resolves when it is done. */
   readonly run: () => unknown;
+  /** Calls kept in flight at once (default 1: one after another). */
+  readonly inFlight?: number;
 }
 
 export interface CaseFigures {
@@ -24,19 +26,20 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Calls per second of `run`, for about `durationMs`. */
-async function rate(run: () => unknown, durationMs: number): Promise<number> {
+/** Calls per second of `run`, for about `durationMs`, with `inFlight` callers each starting its next call when its last one is done. */
+async function rate(run: () => unknown, durationMs: number, inFlight = 1): Promise<number> {
   let calls = 0;
   const started = performance.now();
-  let elapsed = 0;
-  while (elapsed < durationMs) {
-    for (let batch = 0; batch < 50; batch++) {
-      await run();
-      calls += 1;
+  const caller = async (): Promise<void> => {
+    while (performance.now() - started < durationMs) {
+      for (let batch = 0; batch < 50 / inFlight; batch++) {
+        await run();
+        calls += 1;
+      }
     }
-    elapsed = performance.now() - started;
-  }
-  return calls / (elapsed / 1000);
+  };
+  await Promise.all(Array.from({ length: inFlight }, caller));
+  return calls / ((performance.now() - started) / 1000);
 }
 
 /** A case that measures itself: one call runs it once and resolves to its operations per second. */
@@ -50,9 +53,9 @@ export interface MeasuredCase {
  * gives each case's figures; the first case is the baseline its ratios are taken against.
  */
 export async function interleavedRounds(cases: readonly BenchCase[], rounds = 5, durationMs = 1_000): Promise<CaseFigures[]> {
-  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2);
+  for (const benchCase of cases) await rate(benchCase.run, durationMs / 2, benchCase.inFlight);
   return measuredRounds(
-    cases.map((benchCase) => ({ name: benchCase.name, measure: () => rate(benchCase.run, durationMs) })),
+    cases.map((benchCase) => ({ name: benchCase.name, measure: () => rate(benchCase.run, durationMs, benchCase.inFlight) })),
     rounds,
   );
 }

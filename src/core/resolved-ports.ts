@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, Ports, RandomSource, UserLog } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, UserLog } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
@@ -28,8 +28,10 @@ export interface ResolvedPorts extends Ports {
  * itself): delivery right after a write, password hashing built from the ports' settings, and WebAuthn.
  */
 export interface CommandRuntime {
-  /** Hands the notifications an append just wrote to delivery; never rejects. */
-  deliver(ports: ResolvedPorts, notificationIds: readonly string[]): Promise<unknown>;
+  /** Hands the notifications an append just wrote to delivery (`leased`: those it leased to this process); never rejects. */
+  deliver(ports: ResolvedPorts, notificationIds: readonly string[], leased?: readonly PendingNotification[]): Promise<unknown>;
+  /** Until when an append leases its notifications to this process, when `deliver` sends them right after it. */
+  leaseForWrite(ports: ResolvedPorts, now: Date): Date | undefined;
   passwordHashing(ports: Ports): PasswordHashing;
   /** WebAuthn, for passkey registration. */
   readonly passkeys: PasskeyCeremonies;

@@ -1,13 +1,29 @@
-import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
+import type { PendingNotification } from "../ports/outbox.js";
+import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
+import { resolveDeliverySettings } from "./settings.js";
+
+/** True when what an append writes is delivered by the operation right after it (not by the host or the worker). */
+function deliversAfterWrite(ports: DeliveryPorts): boolean {
+  return (ports.config?.immediateDelivery ?? "await") !== "off" && ports.storage.deliverAfterCommit !== true;
+}
+
+/**
+ * Until when an append leases its notifications to this process (`leaseNotificationsUntil`): the
+ * configured lease from `now`, when the operation delivers them right after the write; otherwise
+ * undefined, and they are written free for the host or the worker.
+ */
+export function leaseForWrite(ports: DeliveryPorts, now: Date): Date | undefined {
+  return deliversAfterWrite(ports) ? new Date(now.getTime() + resolveDeliverySettings(ports.config).leaseSeconds * 1000) : undefined;
+}
 
 /**
  * Delivery of what an append just wrote, as `config.immediateDelivery` says: awaited (default), in
  * the background, or left to the worker. Never rejects: a failed delivery stays in the outbox.
  * Nothing is sent from a store bound to the host's transaction: the write may still be rolled back.
+ * `leased`: the notifications the append leased to this process, delivered without a lease call.
  */
-export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[]): Promise<unknown> {
-  const mode = ports.config?.immediateDelivery ?? "await";
-  if (notificationIds.length === 0 || mode === "off" || ports.storage.deliverAfterCommit === true) return Promise.resolve();
-  const delivery = deliverPendingNotifications(ports, { ids: notificationIds });
-  return mode === "await" ? delivery : Promise.resolve();
+export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[], leased?: readonly PendingNotification[]): Promise<unknown> {
+  if (notificationIds.length === 0 || !deliversAfterWrite(ports)) return Promise.resolve();
+  const delivery = leased === undefined ? deliverPendingNotifications(ports, { ids: notificationIds }) : deliverLeasedNotifications(ports, leased);
+  return ports.config?.immediateDelivery === "background" ? Promise.resolve() : delivery;
 }

@@ -179,10 +179,13 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   }
 }
 
-/** Leases the due notifications and delivers them, `concurrency` at a time. */
-async function deliverRound(round: Round, options: DeliverOptions): Promise<void> {
+/** Where a round's notifications come from: leased by it, or leased to it already by the write. */
+type Leasing = (round: Round) => Promise<readonly PendingNotification[]>;
+
+/** Delivers the leased notifications, `concurrency` at a time. */
+async function deliverRound(round: Round, leasing: Leasing): Promise<void> {
   const telemetry = round.telemetry;
-  const leased = await lease(round, options);
+  const leased = await leasing(round);
   const lanes = limiter(round.settings.concurrency);
   const deliver = telemetry === undefined ? (notification: PendingNotification) => deliverOne(round, notification) : (notification: PendingNotification) => deliverOneTraced(round, telemetry, notification);
   await Promise.all(leased.map((notification) => lanes.run(() => deliver(notification))));
@@ -194,22 +197,32 @@ async function deliverRound(round: Round, options: DeliverOptions): Promise<void
  * dead once the attempts are used up. Never rejects: failures of the store, the mailer or the
  * logger end up in the report (and the logger).
  */
-export async function deliverPendingNotifications(
-  ports: DeliveryPorts,
-  options: DeliverOptions = {},
-): Promise<DeliveryReport> {
+export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
+  if (options.ids?.length === 0 || options.limit === 0) return Promise.resolve(emptyReport());
+  return deliverLeased(ports, (round) => lease(round, options));
+}
+
+/**
+ * Delivers notifications an append has just leased to this process (see `leaseNotificationsUntil`),
+ * without leasing them again; otherwise as `deliverPendingNotifications`.
+ */
+export function deliverLeasedNotifications(ports: DeliveryPorts, leased: readonly PendingNotification[]): Promise<DeliveryReport> {
+  if (leased.length === 0) return Promise.resolve(emptyReport());
+  return deliverLeased(ports, () => Promise.resolve(leased));
+}
+
+async function deliverLeased(ports: DeliveryPorts, leasing: Leasing): Promise<DeliveryReport> {
   const report = emptyReport();
   const logger = safeLogger(ports.logger);
   try {
-    if (options.ids?.length === 0 || options.limit === 0) return report;
     const telemetry = ports.telemetry;
     if (telemetry === undefined) {
-      await deliverRound({ ports, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, options);
+      await deliverRound({ ports, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, leasing);
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
         const round = { ports, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
-        await deliverRound(round, options);
+        await deliverRound(round, leasing);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });
     }

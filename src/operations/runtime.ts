@@ -1,6 +1,6 @@
 import { err, ok } from "neverthrow";
 import type { CommandRuntime } from "../core/resolved-ports.js";
-import { deliverAfterWrite } from "../notifications/after-write.js";
+import { deliverAfterWrite, leaseForWrite } from "../notifications/after-write.js";
 import { lazyWebAuthnCeremonies } from "../passkeys/lazy-ceremonies.js";
 import { resolveHashBounds } from "../passwords/bounds.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
@@ -27,6 +27,7 @@ export function passwordHashing(ports: Ports): PasswordHashing {
 /** What the core is given: delivery through the outbox, hashing from `human-users/passwords`, and WebAuthn. */
 export const runtime: CommandRuntime = {
   deliver: deliverAfterWrite,
+  leaseForWrite,
   passwordHashing,
   passkeys: lazyWebAuthnCeremonies,
 };

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../shared/json.js";
-import type { OutboxNotification } from "./outbox.js";
+import type { OutboxNotification, PendingNotification } from "./outbox.js";
 import type { UserListing, UserPage, UserQuery } from "./user-listing.js";
 
 /** What a unique claim reserves: a user id, a username, or an identity-provider account. */
@@ -46,6 +46,13 @@ export interface UserAppend {
   /** Claims this user gives up (a changed username); ones it does not hold are ignored. */
   readonly releasedClaims?: readonly UniqueClaim[];
   readonly notifications: readonly OutboxNotification[];
+  /**
+   * Set when the writer delivers the notifications itself right after the write: a store that can
+   * writes them already leased until then (as `Outbox.lease` would) and answers them as `leased`,
+   * which saves the writer a lease call. Should the writer never report on them, they are handed
+   * out again once the lease is over.
+   */
+  readonly leaseNotificationsUntil?: Date;
   /** The user as it is after these events, for `queryUsers`: it replaces the user's listing. */
   readonly listing: UserListing;
 }
@@ -61,8 +68,12 @@ export type AppendRefusal =
   | { readonly ok: false; readonly reason: "sequence-conflict"; readonly actualSequence: number }
   | { readonly ok: false; readonly reason: "user-not-found" };
 
-/** The answer of `UserLog.append`: written, or refused with the reason. */
-export type AppendOutcome = { readonly ok: true } | AppendRefusal;
+/**
+ * A written append. `leased`: the notifications it wrote already leased to the writer (when it
+ * asked with `leaseNotificationsUntil`, in writing order, no attempts yet); absent when the store
+ * wrote them unleased, and the writer then leases them through the outbox.
+ */
+export type AppendOutcome = { readonly ok: true; readonly leased?: readonly PendingNotification[] } | AppendRefusal;
 
 /**
  * Users as event streams, with the uniqueness claims they hold. A refusal is an outcome, never a

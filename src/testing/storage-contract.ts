@@ -495,6 +495,46 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(ids.sort()).toEqual(["u1", "u2", "u3", "u4"].flatMap((userId) => [0, 1, 2, 3, 4].map((index) => `${userId}-n${index}`)).sort());
       }));
 
+      it("writes an append's notifications leased to the writer when it asks, and hands them out once the lease is over", withStore(async ({ storage, snapshot }) => {
+        const write = { ...newUserAppend("u1", { notifications: 2 }), leaseNotificationsUntil: at(LEASE_MS) };
+        const outcome = await storage.userLog.append(write);
+        if (outcome.ok && outcome.leased === undefined) {
+          // A store that cannot lease in the write writes them free: the writer leases them itself.
+          expect(outcome).toEqual({ ok: true });
+          expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
+          return;
+        }
+        expect(outcome).toEqual({ ok: true, leased: [pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)] });
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual(
+          write.notifications.map((notification) => ({ ...pendingRecord(notification), leasedUntil: at(LEASE_MS).toISOString() })),
+        );
+        // A writer that never reports on them (its process died) leaves them to whoever leases after the lease.
+        expect(await lease(storage, LEASE_MS - 1)).toEqual([]);
+        expect(await lease(storage, LEASE_MS - 1, 100, ["u1-n0"])).toEqual([]);
+        expect(byId(await lease(storage, LEASE_MS))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
+        expect(await lease(storage, LEASE_MS)).toEqual([]);
+      }));
+
+      it("leases nothing for an append that is refused, and nothing when not asked", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { notifications: 0 }));
+        const refused = { ...existingUserAppend("u1", 1), notifications: [notificationOf("u1", "org-a", 0)], leaseNotificationsUntil: at(LEASE_MS) };
+        expect(await storage.userLog.append(refused)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+        expect(await storage.userLog.append(newUserAppend("u2", { notifications: 1 }))).toEqual({ ok: true });
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([pendingRecord(notificationOf("u2", "org-a", 0))]);
+      }));
+
+      it("records every delivery of many reported at once, each with its own time", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1", { notifications: 4 });
+        await storage.userLog.append(write);
+        await lease(storage, 0);
+        await Promise.all(write.notifications.map((notification, index) => storage.outbox.markDelivered(notification.id, at(1_000 + index))));
+        await Promise.all([storage.outbox.markDelivered("missing", at(5_000)), storage.outbox.markDelivered("u1-n0", at(9_000))]);
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual(
+          write.notifications.map((notification, index) => ({ ...pendingRecord(notification), code: "", link: "", state: "delivered", deliveredAt: at(1_000 + index).toISOString() })),
+        );
+        expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
+      }));
+
       it("erases code and link on delivery and never hands a delivered notification out again", withStore(async ({ storage, snapshot }) => {
         const write = newUserAppend("u1");
         await storage.userLog.append(write);

@@ -83,6 +83,29 @@ describe.each([memoryBackend(), postgresBackend()])("outbox across a restart: $n
     ]);
   });
 
+  it("delivers once, when its lease is over, what a process leased in its write and died before sending", async () => {
+    const notification = emailNotification({ id: "restart-3", userId: "u-restart-3" });
+    const clock = manualClock();
+    const leaseEnd = new Date(clock.now().getTime() + 300_000);
+    const before = await backend.open();
+    const written = await before.storage.userLog.append({ ...writeOf([notification], "u-restart-3"), leaseNotificationsUntil: leaseEnd });
+    await before.close();
+
+    const after = await backend.open();
+    const mailer = memoryMailer();
+    const leased = await deliverPendingNotifications({ storage: after.storage, mailer, clock });
+    clock.set(leaseEnd);
+    const due = await deliverPendingNotifications({ storage: after.storage, mailer, clock });
+    const again = await deliverPendingNotifications({ storage: after.storage, mailer, clock });
+    await after.close();
+
+    expect(written).toEqual({ ok: true, leased: [{ ...notification, attempts: 0 }] });
+    expect(leased).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    expect(due).toEqual({ delivered: ["restart-3"], retrying: [], dead: [], errors: [] });
+    expect(again).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    expect(mailer.sent).toEqual([mailOf(notification)]);
+  });
+
   it("keeps a retry scheduled before the restart and delivers once it is due", async () => {
     const notification = emailNotification({ id: "restart-2", userId: "u-restart-2" });
     const clock = manualClock();

@@ -40,7 +40,6 @@ describe("telemetry through OpenTelemetry", () => {
       span("passwords.hash", op),
       span("userLog.append", op, { "human_users.events": 2, "human_users.claims": 2, "human_users.notifications": 1, "human_users.outcome": "ok" }),
       span("deliverPendingNotifications", op, { "human_users.delivered": 1, "human_users.retrying": 0, "human_users.dead": 0 }),
-      span("outbox.lease", "deliverPendingNotifications", { "human_users.notifications": 1 }),
       span("notification.deliver", "deliverPendingNotifications", { "human_users.notification.kind": "email.verification", "human_users.outcome": "delivered" }),
       span("mailer.send", "notification.deliver"),
       span("outbox.markDelivered", "notification.deliver"),
@@ -121,7 +120,6 @@ describe("telemetry through OpenTelemetry", () => {
     expect((await createHumanUser(ports, minimalCreate(), context)).isOk()).toBe(true);
 
     expect(recording.tree().filter((summary) => summary.parent === "deliverPendingNotifications" || summary.parent === "notification.deliver")).toEqual([
-      span("outbox.lease", "deliverPendingNotifications", { "human_users.notifications": 1 }),
       span("notification.deliver", "deliverPendingNotifications", { "human_users.notification.kind": "email.verification", "human_users.outcome": "retrying" }),
       span("mailer.send", "notification.deliver", { "error.type": "Error" }, { code: 2, message: "Error" }),
       span("outbox.markFailed", "notification.deliver"),
@@ -182,7 +180,6 @@ describe("telemetry through OpenTelemetry", () => {
       "importHumanUser",
       "mailer.send",
       "notification.deliver",
-      "outbox.lease",
       "outbox.markDelivered",
       "passwords.hash",
       "userLog.append",

@@ -205,8 +205,10 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       events.push(stored);
       stream.push(stored);
     }
+    const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
-      outbox.set(notification.id, { record: { ...notification, attempts: 0, state: "pending" }, order: outbox.size });
+      const record: NotificationRecord = leasedUntil === undefined ? { ...notification, attempts: 0, state: "pending" } : { ...notification, attempts: 0, state: "pending", leasedUntil };
+      outbox.set(notification.id, { record, order: outbox.size });
     }
     listings.set(append.userId, frozenCopy(append.listing));
   }
@@ -221,7 +223,8 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     const refused = refusal(request);
     if (refused !== undefined) return Promise.resolve(refused);
     write(request);
-    return Promise.resolve({ ok: true });
+    if (request.leaseNotificationsUntil === undefined) return Promise.resolve({ ok: true });
+    return Promise.resolve({ ok: true, leased: request.notifications.map((notification) => ({ ...notification, attempts: 0 })) });
   }
 
   /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */

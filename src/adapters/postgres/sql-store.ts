@@ -11,6 +11,7 @@ import type {
   UserAppend,
   UserLog,
 } from "../../ports/storage.js";
+import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch } from "./batch-write.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
@@ -79,7 +80,14 @@ function appendParams(append: UserAppend): unknown[] {
     append.expectedSequence,
     toJsonClaims(append.releasedClaims ?? []),
     JSON.stringify(append.listing),
+    append.leaseNotificationsUntil?.toISOString() ?? null,
   ];
+}
+
+/** A written append's answer: its notifications, when it leased them to the writer. */
+function written(append: UserAppend): AppendOutcome {
+  if (append.leaseNotificationsUntil === undefined) return { ok: true };
+  return { ok: true, leased: append.notifications.map((notification) => ({ ...notification, attempts: 0 })) };
 }
 
 export function sqlStore(db: SqlDatabase): SqlStore {
@@ -119,7 +127,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         await retryingConflicts(() => undoableQuery(db, sql.appendSql, appendParams(request)), held ? 1 : 3);
-        return { ok: true };
+        return written(request);
       } catch (error) {
         if (isSequenceTaken(error) || (held && isRetryable(error))) {
           return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
@@ -166,6 +174,11 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     findIdentityProvider: (id) => findOne(sql.identityProviderSql, id, toIdentityProvider),
   };
 
+  // Deliveries reported while one report is on its way go together as the next statement.
+  const markDelivered = coalesced<{ readonly id: string; readonly at: string }>(async (deliveries) => {
+    await db.query(sql.deliveredSql, [JSON.stringify(deliveries)]);
+  });
+
   const outbox: Outbox = {
     async lease(request) {
       if (request.limit <= 0 || request.ids?.length === 0) return [];
@@ -176,9 +189,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
           : await db.query(sql.leaseIdsSql, [...window, JSON.stringify(request.ids)]);
       return leased.rows.map(toPending);
     },
-    async markDelivered(id, at) {
-      await db.query(sql.deliveredSql, [id, at.toISOString()]);
-    },
+    markDelivered: (id, at) => markDelivered({ id, at: at.toISOString() }),
     async markFailed(id, failure) {
       await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null]);
     },

@@ -27,8 +27,10 @@ export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.k
  * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
  * index instead (23505).
  * The user's listing is replaced in the same statement, under the same condition.
+ * The notifications are written leased until $8 when it is set: the writer delivers them itself
+ * without a lease call, and should it never report on them the workers take them when it is over.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
- * sequence, $6 claims given up, $7 the listing (a JSON object).
+ * sequence, $6 claims given up, $7 the listing (a JSON object), $8 the lease's end or NULL.
  */
 export const appendSql = `
 WITH stream AS (
@@ -53,8 +55,8 @@ WITH stream AS (
   FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
   WHERE (SELECT ok FROM complete)
 ), notifications AS (
-  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
+  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", $8::timestamptz
   FROM json_to_recordset($3::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
     locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
   WHERE (SELECT ok FROM complete)
@@ -117,10 +119,12 @@ export const leaseDueSql = leaseSql("");
 /** Only the named ids ($4, a JSON array), found through the unique index on id however long the backlog. */
 export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_elements_text($4::json)))");
 
+/** Deliveries reported together: $1 a JSON array of {id, at}. */
 export const deliveredSql = `
-UPDATE human_users_outbox
-SET state = 'delivered', code = '', link = '', delivered_at = $2::timestamptz, leased_until = NULL, retry_at = NULL
-WHERE id = $1 AND state = 'pending'`;
+UPDATE human_users_outbox AS o
+SET state = 'delivered', code = '', link = '', delivered_at = d.at, leased_until = NULL, retry_at = NULL
+FROM json_to_recordset($1::json) AS d(id text, at timestamptz)
+WHERE o.id = d.id AND o.state = 'pending'`;
 
 /** Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery. */
 export const failedSql = `

@@ -151,11 +151,15 @@ export interface Decided<TResponse> {
   readonly facts: AppendFacts;
 }
 
-/** Steps 5 and 6: the state (loaded again after a lost race) and the decision on it. Never rejects. */
+/**
+ * Steps 5 and 6: the state (loaded again after a lost race) and the decision on it. Never rejects.
+ * `leaseUntil` says until when the append leases its notifications to this process, when it delivers them.
+ */
 export async function decideCommand<TParsed, TResponse>(
   ports: ResolvedPorts,
   prepared: PreparedCommand<TParsed, TResponse>,
   attempt: number,
+  leaseUntil?: (now: Date) => Date | undefined,
 ): Promise<Result<Decided<TResponse>, ErrorBody>> {
   try {
     let user = prepared.user;
@@ -183,6 +187,8 @@ export async function decideCommand<TParsed, TResponse>(
     let changed = user;
     for (const event of events) changed = applyEvent(changed, event);
     if (changed === undefined) return err(portFailure(new Error("the decided events do not make a user"), prepared.command.name, ports.logger));
+    const notifications = decision.notifications ?? [];
+    const leased = notifications.length > 0 ? leaseUntil?.(now.value) : undefined;
     const append: UserAppend = {
       userId: decision.userId,
       orgId,
@@ -190,7 +196,8 @@ export async function decideCommand<TParsed, TResponse>(
       events,
       claims: decision.claims ?? [],
       ...(decision.releasedClaims !== undefined && decision.releasedClaims.length > 0 ? { releasedClaims: decision.releasedClaims } : {}),
-      notifications: decision.notifications ?? [],
+      notifications,
+      ...(leased !== undefined ? { leaseNotificationsUntil: leased } : {}),
       listing: userListing(changed),
     };
     const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };
@@ -217,7 +224,7 @@ export async function finishCommand<TResponse>(
     return onHeld === "retry" ? { retry: true } : { retry: false, answer: err(onHeld) };
   }
   const ids = decided.append?.notifications.map((notification) => notification.id) ?? [];
-  if (ids.length > 0) await runtime.deliver(ports, ids);
+  if (ids.length > 0) await runtime.deliver(ports, ids, outcome.leased);
   try {
     return { retry: false, answer: decided.decision.respond(decided.facts) };
   } catch (cause) {
@@ -242,7 +249,7 @@ export async function continueCommand<TParsed, TResponse>(
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     for (let next = attempt; next <= appendAttempts(ports); next++) {
-      const decided = await decideCommand(ports, prepared, next);
+      const decided = await decideCommand(ports, prepared, next, (now) => runtime.leaseForWrite(ports, now));
       if (decided.isErr()) return err(decided.error);
       const append = decided.value.append;
       if (append === undefined) return decided.value.decision.respond(decided.value.facts);
