@@ -16,15 +16,17 @@ const entries = {
   pglite: "src/adapters/pglite/index.ts",
   smtp: "src/adapters/smtp/index.ts",
   http: "src/http/index.ts",
+  node: "src/node/index.ts",
   otel: "src/adapters/otel/index.ts",
 };
 
 const common = { dts: true, sourcemap: false, target: "node20", treeshake: true } as const;
 
 export default defineConfig([
-  // ESM: shared code in chunks, so that an entry brings only what it uses. `testing` is the
+  // Shared code in chunks, in both formats, so that an entry brings only what it uses and the
+  // tarball holds each module once per format (CJS entries each bundled everything). `testing` is the
   // contract suite for adapter authors (it needs vitest, which is ESM-only); `cli` is the
   // `human-users` command (package.json "bin", Node only).
   { ...common, entry: { ...entries, testing: "src/testing/index.ts", cli: "src/cli/main.ts" }, format: ["esm"], splitting: true, clean: false, onSuccess: writeMigrationFiles },
-  { ...common, entry: entries, format: ["cjs"], splitting: false, clean: false },
+  { ...common, entry: entries, format: ["cjs"], splitting: true, clean: false },
 ]);

@@ -3,12 +3,13 @@
 // same handler called in-process (the baseline) and the bare operation, in this run. No password (so no hashing); codes are returned, so
 // no mail. Bounded in time. Run with `npm run bench -- http`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createHumanUser, httpStatus, memoryMailer, memoryStore, systemClock, type Ports, type Requester } from "../src/index.js";
 import { createFetchHandler, type FetchHandler } from "../src/http/index.js";
+import { newUserBody, postNewUser } from "./support/loopback-post.js";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "5");
 const WARM_UP_SECONDS = 1;
@@ -17,13 +18,6 @@ const TOKEN = "bench-token";
 const ORG_ID = "demo-org";
 const PATH = "/v2/users/human";
 
-let serial = 0;
-/** A fresh user each time: unique username and email, no password, the email code returned. */
-function nextBody(): string {
-  serial += 1;
-  const email = `bench.user.${process.pid}.${serial}@demo.localhost`;
-  return JSON.stringify({ profile: { givenName: "Bench", familyName: "User" }, email: { email, returnCode: {} } });
-}
 
 interface Figures {
   readonly requests: number;
@@ -69,32 +63,20 @@ function freshPorts(): Ports {
 
 /** The operation alone, to show what the handler adds. */
 async function callOperation(ports: Ports): Promise<number> {
-  const result = await createHumanUser(ports, JSON.parse(nextBody()) as unknown, { requester: ADMIN });
+  const result = await createHumanUser(ports, JSON.parse(newUserBody()) as unknown, { requester: ADMIN });
   return result.isOk() ? 200 : httpStatus(result.error.code);
 }
 
 async function callInProcess(handler: FetchHandler): Promise<number> {
   const response = await handler(
-    new Request(`http://localhost${PATH}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: nextBody() }),
+    new Request(`http://localhost${PATH}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: newUserBody() }),
   );
   await response.arrayBuffer();
   return response.status;
 }
 
 function callOverLoopback(agent: Agent, port: number): Promise<number> {
-  const body = nextBody();
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { agent, host: "127.0.0.1", port, path: PATH, method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), authorization: `Bearer ${TOKEN}` } },
-      (incoming) => {
-        incoming.resume();
-        incoming.on("end", () => resolve(incoming.statusCode ?? 0));
-        incoming.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(body);
-  });
+  return postNewUser(agent, port, PATH, TOKEN);
 }
 
 /** Starts `npm start`'s server on a free loopback port and reads the port from its start-up line. */

@@ -2,6 +2,7 @@
 // an instance administrator. Real hosts verify their own tokens or sessions in `authenticate`.
 import { timingSafeEqual } from "node:crypto";
 import type { Organization, Requester } from "../../src/index.js";
+import type { IncomingMessage } from "node:http";
 import type { Authenticate } from "../../src/http/index.js";
 
 /** The organization the demo requester belongs to; users land here unless a request names another. */
@@ -15,9 +16,9 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export function demoTokenAuthentication(token: string): Authenticate {
+export function demoTokenAuthentication(token: string): Authenticate<IncomingMessage> {
   return (request) => {
-    const header = request.headers.get("authorization") ?? "";
+    const header = request.headers.authorization ?? "";
     const [scheme = "", presented = ""] = header.split(" ", 2);
     return scheme.toLowerCase() === "bearer" && sameText(presented, token) ? DEMO_REQUESTER : undefined;
   };

@@ -1,6 +1,6 @@
-// The node:http server the bridge runs in. What node:http refuses by itself (a request it cannot
-// parse, headers too large, CONNECT, a missing Host) gets the bridge's JSON errors too, instead of a
-// bare status line or a dropped connection.
+// The node:http server `createNodeHandler` runs in. What node:http refuses by itself (a request it
+// cannot parse, headers too large, CONNECT, a missing Host) gets JSON errors too, instead of a bare
+// status line or a dropped connection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { rawRefusal, refusals, type BridgeRefusal } from "./bridge-refusals.js";
@@ -41,13 +41,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** node:http hands CONNECT over as a raw socket, and drops it when no one listens. */
-function answerConnect(incoming: IncomingMessage, socket: Duplex): void {
-  endWith(socket, refusals.method(incoming.method ?? "CONNECT"));
+function answerConnect(_incoming: IncomingMessage, socket: Duplex): void {
+  endWith(socket, refusals.connect());
 }
 
-/** A node:http server to attach `nodeListener` to as its "request" listener. */
+/** A node:http server to attach `createNodeHandler`'s handler to as its "request" listener. */
 export function createNodeServer(): Server {
-  // The bridge answers a missing Host itself, in JSON; node:http would send a bare 400.
+  // The handler answers a missing Host itself, in JSON; node:http would send a bare 400.
   const server = createServer({ requireHostHeader: false });
   server.on("clientError", answerClientError);
   server.on("connect", answerConnect);

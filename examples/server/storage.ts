@@ -13,11 +13,17 @@ export interface OpenedStorage {
 async function openPostgres(url: string, organization: Organization): Promise<OpenedStorage> {
   const { default: pg } = await import("pg");
   const { migrate, postgresStore } = await import("../../src/adapters/postgres/index.js");
-  const pool = new pg.Pool({ connectionString: url });
-  await migrate(pool);
+  // A server that never answers must not hold start-up (or shutdown) without end.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  const where = new URL(url);
+  try {
+    await migrate(pool);
+  } catch (cause) {
+    await pool.end();
+    throw cause;
+  }
   const storage = postgresStore({ pool });
   await storage.upsertOrganization(organization);
-  const where = new URL(url);
   return { storage, description: `PostgreSQL at ${where.host}${where.pathname}`, close: () => pool.end() };
 }
 

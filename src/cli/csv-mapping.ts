@@ -1,5 +1,5 @@
 /**
- * CSV columns and the operation B request fields they fill. Column names are matched ignoring
+ * CSV columns and the `importHumanUser` request fields they fill. Column names are matched ignoring
  * case; an empty cell leaves its field out.
  */
 const columns = {
@@ -59,7 +59,7 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 }
 
 /**
- * The operation B request of one CSV row. `profile` and `email` are always present, so that a row
+ * The `importHumanUser` request of one CSV row. `profile` and `email` are always present, so that a row
  * missing a name or an address is told which column, not that the whole object is missing.
  */
 export function requestFromCells(header: readonly CsvColumn[], cells: readonly string[]): Record<string, unknown> {

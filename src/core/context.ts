@@ -4,7 +4,7 @@ import type { Requester } from "../ports/authorizer.js";
 export interface OperationContext {
   /** The authenticated caller; without one every operation answers code 16. */
   readonly requester?: Requester;
-  /** The organization header (operation B), and the fallback for operation A. */
+  /** The organization header (`importHumanUser`), and the fallback for `createHumanUser`. */
   readonly orgId?: string;
   /** Public base URL for links, e.g. `https://id.example.com`. */
   readonly origin?: string;

@@ -4,7 +4,7 @@ import type { Gender } from "./rules/gender.js";
 
 type GenderValue = Gender | 0 | 1 | 2 | 3;
 
-/** Operation A's request body. */
+/** `createHumanUser`'s request body. */
 export interface CreateHumanUserRequest {
   readonly userId?: string;
   readonly username?: string;
@@ -36,7 +36,7 @@ export interface CreateHumanUserRequest {
   readonly totpSecret?: string;
 }
 
-/** Operation B's request body. */
+/** `importHumanUser`'s request body. */
 export interface ImportHumanUserRequest {
   readonly userName?: string;
   readonly profile: {
@@ -81,7 +81,7 @@ export interface ResendPhoneCodeRequest {
   readonly returnCode?: Record<string, never>;
 }
 
-/** `verifyInitCode`: the initialization code from operation B's mail, and optionally a first password. */
+/** `verifyInitCode`: the initialization code from `importHumanUser`'s mail, and optionally a first password. */
 export interface VerifyInitCodeRequest {
   readonly userId: string;
   readonly verificationCode: string;
@@ -131,7 +131,7 @@ export type CheckPasswordRequest = ({ readonly userId: string; readonly loginNam
   readonly password: string;
 };
 
-/** The reference server's `SetPassword`: a proof (the current password or a reset code), or none with `user.write`. */
+/** ZITADEL's `SetPassword`: a proof (the current password or a reset code), or none with `user.write`. */
 export interface SetPasswordRequest {
   readonly userId: string;
   readonly newPassword: { readonly password: string; readonly changeRequired?: boolean };
@@ -139,7 +139,7 @@ export interface SetPasswordRequest {
   readonly verificationCode?: string;
 }
 
-/** The reference server's `PasswordReset`: the code mailed (default) or returned. */
+/** ZITADEL's `PasswordReset`: the code mailed (default) or returned. */
 export interface PasswordResetRequest {
   readonly userId: string;
   readonly sendLink?: { readonly notificationType?: "NOTIFICATION_TYPE_Unspecified" | "NOTIFICATION_TYPE_Email"; readonly urlTemplate?: string };
@@ -151,7 +151,7 @@ export interface UnlockUserRequest {
   readonly userId: string;
 }
 
-/** The reference server's `CreatePasskeyRegistrationLink`: the link mailed (default) or the code returned. */
+/** ZITADEL's `CreatePasskeyRegistrationLink`: the link mailed (default) or the code returned. */
 export interface CreatePasskeyRegistrationLinkRequest {
   readonly userId: string;
   readonly sendLink?: { readonly urlTemplate?: string };
@@ -161,7 +161,7 @@ export interface CreatePasskeyRegistrationLinkRequest {
 /** Which kind of authenticator `registerPasskey` asks the browser for. */
 export type PasskeyAuthenticator = "PASSKEY_AUTHENTICATOR_UNSPECIFIED" | "PASSKEY_AUTHENTICATOR_PLATFORM" | "PASSKEY_AUTHENTICATOR_CROSS_PLATFORM";
 
-/** The reference server's `RegisterPasskey`: with the code of a registration link as the proof, or by a requester allowed to write the user. */
+/** ZITADEL's `RegisterPasskey`: with the code of a registration link as the proof, or by a requester allowed to write the user. */
 export interface RegisterPasskeyRequest {
   readonly userId: string;
   readonly code?: { readonly id: string; readonly code: string };
@@ -170,7 +170,7 @@ export interface RegisterPasskeyRequest {
   readonly domain?: string;
 }
 
-/** The reference server's `VerifyPasskeyRegistration`: the browser's credential for the options `registerPasskey` gave. */
+/** ZITADEL's `VerifyPasskeyRegistration`: the browser's credential for the options `registerPasskey` gave. */
 export interface VerifyPasskeyRegistrationRequest {
   readonly userId: string;
   readonly passkeyId: string;

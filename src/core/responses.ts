@@ -9,7 +9,7 @@ export interface CreationDetails {
   readonly resourceOwner: string;
 }
 
-/** Operation A's response body. */
+/** `createHumanUser`'s response body. */
 export interface CreateHumanUserResponse {
   readonly userId: string;
   readonly details: CreationDetails;
@@ -27,7 +27,7 @@ export interface PasswordlessRegistration {
   readonly expiration: string;
 }
 
-/** Operation B's response body. */
+/** `importHumanUser`'s response body. */
 export interface ImportHumanUserResponse {
   readonly userId: string;
   readonly details: CreationDetails & { readonly creationDate: string };

@@ -1,16 +1,17 @@
 import { httpStatus } from "../core/errors/index.js";
 import { connectErrorBody, connectStatus } from "./connect-error.js";
+import type { HeaderLookup } from "./http-exchange.js";
 import { problems, type HttpProblem, type WireCode, type WireError } from "./wire-error.js";
 
 /**
- * How one of the two wire styles frames errors: REST (the reference server's gateway JSON) or the
+ * How one of the two wire styles frames errors: REST (ZITADEL's gateway JSON) or the
  * Connect protocol's unary JSON form. Success bodies are the same JSON in both.
  */
 export interface Dialect {
   errorStatus(code: WireCode): number;
   errorJson(error: WireError): unknown;
   /** A refusal this style makes from its own headers before the body is read. */
-  checkHeaders(headers: Headers): HttpProblem | undefined;
+  checkHeaders(header: HeaderLookup): HttpProblem | undefined;
 }
 
 export const restDialect: Dialect = {
@@ -23,8 +24,8 @@ export const restDialect: Dialect = {
 export const connectDialect: Dialect = {
   errorStatus: connectStatus,
   errorJson: connectErrorBody,
-  checkHeaders(headers) {
-    const version = headers.get("connect-protocol-version");
-    return version === null || version === "1" ? undefined : problems.protocolVersion(version);
+  checkHeaders(header) {
+    const version = header("connect-protocol-version");
+    return version === undefined || version === "1" ? undefined : problems.protocolVersion(version);
   },
 };

@@ -4,4 +4,4 @@
  * @module human-users/http
  */
 export { createFetchHandler } from "./fetch-handler.js";
-export type { Authenticate, FetchHandler, FetchHandlerOptions } from "./options.js";
+export type { Authenticate, FetchHandler, FetchHandlerOptions, HandlerOptions } from "./options.js";

@@ -2,14 +2,14 @@
  * Whether a Content-Type header names JSON in UTF-8: `application/json`, optionally with
  * `charset=utf-8` (any case, quoted or not). Connect's unary JSON uses the same media type.
  */
-export function isJsonContentType(header: string | null): boolean {
-  if (header === null) return false;
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
   const [essence = "", ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
   if (essence !== "application/json") return false;
   return parameters.every((parameter) => /^charset="?utf-?8"?$/.test(parameter) || parameter === "");
 }
 
 /** Whether a Content-Encoding header leaves the body as sent (absent or `identity`). */
-export function isIdentityEncoding(header: string | null): boolean {
-  return header === null || header.trim().toLowerCase() === "identity" || header.trim() === "";
+export function isIdentityEncoding(header: string | undefined): boolean {
+  return header === undefined || header.trim().toLowerCase() === "identity" || header.trim() === "";
 }

@@ -38,7 +38,7 @@ function pathValues(segments: readonly string[], parts: readonly string[]): Reco
   return values;
 }
 
-/** The route for `method` and `path`, as the reference server's gateway matches them. */
+/** The route for `method` and `path`, as ZITADEL's gateway matches them. */
 export function matchRoute(method: string, path: string): RouteMatch {
   const parts = path.split("/").slice(1);
   const onPath: { route: Route; params: Record<string, string> }[] = [];

@@ -48,8 +48,8 @@ const USER_SERVICE = "/zitadel.user.v2.UserService";
 const MANAGEMENT = "/zitadel.management.v1.ManagementService";
 
 /**
- * Each operation on its REST path (the reference server's gateway routes; `verifyInitCode` and
- * `checkPassword` on the library's own under `/human-users/v1`, as the reference server does those
+ * Each operation on its REST path (ZITADEL's gateway routes; `verifyInitCode` and
+ * `checkPassword` on the library's own under `/human-users/v1`, as ZITADEL does those
  * in its login pages and its session service) and on its Connect RPC path
  * (`/package.Service/Method`, POST with a JSON body).
  */

@@ -1,6 +1,7 @@
+import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
-import type { Logger } from "../ports/logger.js";
+import type { LogFields, Logger } from "../ports/logger.js";
 import type { RandomSource } from "../ports/random-source.js";
 import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/storage.js";
 import type { Telemetry } from "../ports/telemetry.js";
@@ -23,14 +24,19 @@ export interface DeliverOptions {
   readonly limit?: number;
 }
 
-/** The outcome of one hand-over; `permanent` failures are not retried. */
-type Attempt = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly permanent: boolean };
+/**
+ * The outcome of one hand-over; `permanent` failures are not retried, and a `setup` failure is one
+ * the host must act on (it is warned once).
+ */
+type Attempt =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: string; readonly permanent: boolean; readonly setup?: Extract<HostWarning, "mailer-setup" | "sms-sender-missing"> };
 
 /** A logger that cannot throw into delivery: a broken logger must not stop mail. */
 function safeLogger(logger: Logger | undefined): Logger {
-  const call = (level: keyof Logger) => (message: string, fields?: Readonly<Record<string, unknown>>) => {
+  const call = (level: keyof Logger) => (fields: LogFields, message: string) => {
     try {
-      logger?.[level](message, fields);
+      logger?.[level](fields, message);
     } catch {
       // Nothing sensible is left to report to.
     }
@@ -49,7 +55,7 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   const send = senderFor(ports, rendered);
   if (send === undefined) {
     // Not dropped: the SMS port may be configured again before the attempts run out.
-    return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false };
+    return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false, setup: "sms-sender-missing" };
   }
   try {
     // `then` turns a sender that throws synchronously into a rejection.
@@ -58,8 +64,14 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
     await (telemetry === undefined ? sending() : telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, sending));
     return { ok: true };
   } catch (cause) {
-    return { ok: false, error: describeError(cause), permanent: false };
+    const error = describeError(cause);
+    return isMailerSetup(cause) ? { ok: false, error, permanent: false, setup: "mailer-setup" } : { ok: false, error, permanent: false };
   }
+}
+
+/** By name too: a second copy of the package (ESM beside CJS) has its own class. */
+function isMailerSetup(cause: unknown): boolean {
+  return cause instanceof Error && cause.name === "MailerSetupError";
 }
 
 async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Promise<Attempt> {
@@ -89,15 +101,12 @@ async function recordDelivered(round: Round, notification: PendingNotification):
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
-    round.logger.error("human-users: delivered notification could not be marked delivered; it may be sent again", {
-      notificationId: notification.id,
-      error,
-    });
+    round.logger.error({ notificationId: notification.id, error }, "human-users: delivered notification could not be marked delivered; it may be sent again");
   }
 }
 
 /** What the logger gets about a failure: never the code or the link, which carries the code. */
-function logFields(failed: FailedDelivery): Readonly<Record<string, unknown>> {
+function logFields(failed: FailedDelivery): LogFields {
   const { id, ...rest } = failed;
   return { notificationId: id, ...rest };
 }
@@ -118,28 +127,30 @@ async function recordFailed(round: Round, notification: PendingNotification, err
   const failure: DeliveryFailure = retryAt === undefined ? { at, error } : { at, error, retryAt };
   if (retryAt === undefined) {
     round.report.dead.push(failed);
-    round.logger.error("human-users: notification is dead, no more delivery attempts", logFields(failed));
+    round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
+    warnHostOnce(round.ports.logger, "notification-dead", logFields(failed), DEAD_WARNING);
   } else {
     round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
-    round.logger.warn("human-users: notification delivery failed, will retry", {
-      ...logFields(failed),
-      retryAt: retryAt.toISOString(),
-    });
+    round.logger.warn({ ...logFields(failed), retryAt: retryAt.toISOString() }, "human-users: notification delivery failed, will retry");
   }
   try {
     await round.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
-    round.logger.error("human-users: failed notification could not be marked failed; it is retried when its lease ends", {
-      notificationId: notification.id,
-      error: storeError,
-    });
+    round.logger.error({ notificationId: notification.id, error: storeError }, "human-users: failed notification could not be marked failed; it is retried when its lease ends");
   }
   return retryAt === undefined;
 }
 
 type DeliveryOutcome = "delivered" | "retrying" | "dead";
+
+// Warned once per logger; every further case still reaches the host's logger, and the report.
+const SETUP_WARNINGS = {
+  "mailer-setup": "human-users: the mailer cannot send any mail until its set-up is fixed; notifications stay pending and are retried (warned once)",
+  "sms-sender-missing": "human-users: phone codes are waiting for an SMS sender (ports.sms); they stay pending and are retried (warned once)",
+} as const;
+const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
 async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.ports.clock.now();
@@ -148,6 +159,7 @@ async function deliverOne(round: Round, notification: PendingNotification): Prom
     await recordDelivered(round, notification);
     return "delivered";
   }
+  if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
   return (await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
 }
 
@@ -174,7 +186,7 @@ async function lease(round: Round, options: DeliverOptions): Promise<readonly Pe
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });
-    round.logger.error("human-users: notifications could not be leased for delivery", { error });
+    round.logger.error({ error }, "human-users: notifications could not be leased for delivery");
     return [];
   }
 }
@@ -227,10 +239,10 @@ async function deliverLeased(ports: DeliveryPorts, leasing: Leasing): Promise<De
       });
     }
   } catch (cause) {
-    // Only a port breaking its own contract (a clock or random source that throws) lands here.
+    // Only a port breaking its own promise (a clock or random source that throws) lands here.
     const error = describeError(cause);
     report.errors.push({ stage: "internal", error });
-    logger.error("human-users: notification delivery stopped by an internal error", { error });
+    logger.error({ error }, "human-users: notification delivery stopped by an internal error");
   }
   return report;
 }

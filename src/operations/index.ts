@@ -88,14 +88,14 @@ export const verifyPhone: UserOperation<VerifyCodeRequest, ChangeResponse> = ope
 /** ZITADEL's v2 `ResendPhoneCode`: a new SMS code, sent or returned; needs `user.write`. */
 export const resendPhoneCode: UserOperation<ResendPhoneCodeRequest, ResendCodeResponse> = operation(resendPhoneCodeCommand);
 
-/** Redeems operation B's initialization code, optionally with a first password; no requester needed. */
+/** Redeems `importHumanUser`'s initialization code, optionally with a first password; no requester needed. */
 export const verifyInitCode: UserOperation<VerifyInitCodeRequest, ChangeResponse> = operation(verifyInitCodeCommand);
 
 /** ZITADEL's management `ResendHumanInitialization`: a new init code and mail, optionally to a new address. */
 export const resendInitialization: UserOperation<ResendInitializationRequest, ChangeResponse> = operation(resendInitializationCommand);
 
 /**
- * Checks a user's password (by `userId` or `loginName`), as the reference server does in a
+ * Checks a user's password (by `userId` or `loginName`), as ZITADEL does in a
  * session: 3 for a wrong password or an unknown user alike, 9 for a locked user. Records the check,
  * locks the user at the organization's `policy.lockout.maxPasswordAttempts`, and on a good check
  * upgrades a hash that is not of the configured hasher. Needs no requester: the password is the proof.

@@ -19,7 +19,7 @@ function reasonOf(cause: unknown): string {
 
 /**
  * WebAuthn for passkeys: discoverable credentials with user verification (what makes a passkey
- * a password replacement), no attestation asked (the reference server's default).
+ * a password replacement), no attestation asked (ZITADEL's default).
  */
 export const webAuthnCeremonies: PasskeyCeremonies = {
   async creationOptions(creation) {

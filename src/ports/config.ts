@@ -36,7 +36,7 @@ export interface HumanUsersConfig {
   /** The WebAuthn relying party passkeys are registered with; without it, passkey registration answers 9. */
   readonly passkeys?: PasskeySettings;
   readonly codes?: Partial<Readonly<Record<CodeKind, Partial<CodeSpec>>>>;
-  /** ISO 3166-1 alpha-2 region for operation A phone numbers written without `+`. None: such numbers are refused. */
+  /** ISO 3166-1 alpha-2 region for `createHumanUser` phone numbers written without `+`. None: such numbers are refused. */
   readonly defaultPhoneRegion?: string;
   /** Default `"await"`: the operation resolves after the first delivery attempt (whose failure never fails it). */
   readonly immediateDelivery?: ImmediateDelivery;
@@ -70,9 +70,9 @@ export interface HumanUsersConfig {
  * larger value counts as 10,000): a longer list is refused before any of its entries is read.
  */
 export interface RequestLimits {
-  /** Entries in operation A's `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */
+  /** Entries in `createHumanUser`'s `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */
   readonly maxMetadataEntries?: number;
-  /** Identity-provider links: `idpLinks` (operation A), `idps` (operation B). Default 20. */
+  /** Identity-provider links: `idpLinks` (`createHumanUser`), `idps` (`importHumanUser`). Default 20. */
   readonly maxIdentityProviderLinks?: number;
   /** Field violations listed in one error body; validation stops once more are found. Default 100. */
   readonly maxFieldViolations?: number;

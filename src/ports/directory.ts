@@ -7,7 +7,7 @@ export interface PasswordComplexityPolicy {
   readonly hasSymbol?: boolean;
 }
 
-/** The reference server's lockout policy. */
+/** ZITADEL's lockout policy. */
 export interface LockoutPolicy {
   /** Wrong passwords in a row after which the user is locked; 0 or absent: never locked. */
   readonly maxPasswordAttempts?: number;
@@ -17,7 +17,7 @@ export interface LockoutPolicy {
 export interface OrganizationPolicy {
   readonly passwordComplexity?: PasswordComplexityPolicy;
   readonly lockout?: LockoutPolicy;
-  /** When true, usernames are unique within this organization only (the reference server's name). */
+  /** When true, usernames are unique within this organization only (ZITADEL's name). */
   readonly userLoginMustBeDomain?: boolean;
 }
 

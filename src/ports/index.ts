@@ -27,6 +27,7 @@ export type * from "./password-hashing.js";
 export type * from "./passkeys.js";
 export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetrySpan } from "./telemetry.js";
 export { StorageUnavailableError } from "./storage.js";
+export { MailerSetupError } from "./mailer.js";
 
 /**
  * Everything the operations talk to. `storage`, `mailer` and `clock` are required; every other
@@ -60,7 +61,11 @@ export interface Ports {
   readonly keys?: Keys;
   /** Without one, phone codes are recorded (as keyed hashes) but no SMS is queued. */
   readonly sms?: SmsSender;
-  /** Receives internal causes and delivery failures; default: nothing is logged. */
+  /**
+   * Receives internal causes and delivery failures: pino, console, or anything with `warn` and
+   * `error` taking `(fields, message)`. Default: only the failures the host must act on (a mailer
+   * that cannot send, a notification gone dead) reach the console, as a warning once per cause.
+   */
   readonly logger?: Logger;
   /** Spans and counters (`openTelemetry(api)` from `human-users/otel`); without it nothing is measured. */
   readonly telemetry?: Telemetry;

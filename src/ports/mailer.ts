@@ -22,3 +22,12 @@ export interface Mailer {
   /** Resolves once the message is accepted for delivery; rejects (or throws) when it is not. */
   send(message: MailMessage): Promise<void>;
 }
+
+/**
+ * Thrown (rejected) by a mailer that cannot send any mail until the host changes its set-up: a
+ * package that is not installed, no transport configured. Delivery retries it like any failure
+ * and warns the host once, on its logger or else the console.
+ */
+export class MailerSetupError extends Error {
+  override readonly name = "MailerSetupError";
+}

@@ -18,7 +18,7 @@ export interface UniqueClaim {
 
 /** One event of one user's stream, as stored. */
 export interface StoredEvent {
-  /** The event's name, as the reference server writes it (`user.human.added`, ...). */
+  /** The event's name, as ZITADEL writes it (`user.human.added`, ...). */
   readonly type: string;
   /** The user the event belongs to. */
   readonly aggregateId: string;

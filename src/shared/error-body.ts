@@ -29,7 +29,7 @@ export interface BadRequestDetail {
 /** One detail of an error body. */
 export type ErrorBodyDetail = ErrorDetail | BadRequestDetail;
 
-/** The error body, as the reference server writes it. Never carries a secret or a stack trace. */
+/** The error body, as ZITADEL writes it. Never carries a secret or a stack trace. */
 export interface ErrorBody {
   readonly code: StatusCode;
   readonly message: string;

@@ -1,4 +1,4 @@
-// The contract's section on reads: who holds a claim, and the listings `queryUsers` answers from.
+// The contract suite's section on reads: who holds a claim, and the listings `queryUsers` answers from.
 import { describe, expect, it, type TestContext } from "vitest";
 import type { AppendNewUsers, StorageUnderTest } from "./storage-contract.js";
 import type { ListedUserState, UserFilter, UserListing, UserLog, UserPage, UserQuery } from "../ports/storage.js";

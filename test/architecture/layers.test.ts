@@ -37,6 +37,7 @@ describe("the layers of src/", () => {
     ["passwords/verify.ts", 'import { errorIds } from "../core/errors/user-errors.js";', "src/passwords/verify.ts (passwords) imports ../core/errors/user-errors.js (core)"],
     ["ports/storage.ts", 'import { bcryptHasher } from "../passwords/hashers/bcrypt.js";', "src/ports/storage.ts (ports) imports ../passwords/hashers/bcrypt.js (passwords)"],
     ["shared/bytes.ts", 'import type { Ports } from "../ports/index.js";', "src/shared/bytes.ts (shared) imports ../ports/index.js (ports)"],
+    ["node/node-handler.ts", 'import { postgresStore } from "../adapters/postgres/index.js";', "src/node/node-handler.ts (node) imports ../adapters/postgres/index.js (adapters)"],
     ["http/routes.ts", 'import { encodeBase64 } from "../passwords/../cli/main.js";', "src/http/routes.ts (http) imports ../passwords/../cli/main.js (cli)"],
   ])("fails on a planted bad import in %s", (path, line, violation) => {
     const planted = new Map(files);

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
-export type Layer = "shared" | "ports" | "passwords" | "passkeys" | "core" | "notifications" | "operations" | "adapters" | "http" | "cli" | "testing" | "root";
+export type Layer = "shared" | "ports" | "passwords" | "passkeys" | "core" | "notifications" | "operations" | "adapters" | "http" | "node" | "cli" | "testing" | "root";
 
 interface Rule {
   /** Layers this one may import (itself always). */
@@ -30,6 +30,7 @@ export const RULES: Readonly<Record<Layer, Rule>> = {
   operations: { may: ["core", "ports", "shared", "notifications", "passwords", "passkeys"], node: false },
   adapters: { may: ["core", "ports", "shared", "passwords"], node: true },
   http: { may: ["core", "ports", "shared", "operations", "passwords"], node: false },
+  node: { may: ["http", "ports", "shared"], node: true },
   cli: { may: ["core", "ports", "shared", "operations", "adapters", "passwords", "notifications"], node: true },
   testing: { may: ["core", "ports", "shared"], node: false },
   root: { may: ["core", "ports", "shared", "operations", "notifications", "adapters", "passwords"], node: false },

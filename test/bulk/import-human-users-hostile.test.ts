@@ -12,7 +12,7 @@ interface Logged {
 
 function loggingPorts(): { ports: ReturnType<typeof bulkPorts>; logged: Logged[] } {
   const logged: Logged[] = [];
-  const logger = { warn: () => undefined, error: (message: string, fields?: Readonly<Record<string, unknown>>) => void logged.push({ message, cause: fields?.["cause"] }) };
+  const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => void logged.push({ message, cause: fields["err"] }) };
   return { ports: bulkPorts({ logger }), logged };
 }
 

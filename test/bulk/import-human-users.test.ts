@@ -155,13 +155,13 @@ describe("importHumanUsers: bounded memory, stopping, failing sources", () => {
       throw new Error("disk gone");
     }
     const logged: unknown[] = [];
-    const ports = bulkPorts({ logger: { error: (message, details) => logged.push({ message, details }), warn: () => undefined } });
+    const ports = bulkPorts({ logger: { error: (details, message) => logged.push({ message, details }), warn: () => undefined } });
     expect(await collect(importHumanUsers(ports, failing(), adminInAcme))).toEqual([
       { index: 0, ok: importedBody() },
       { index: 1, ok: importedBody() },
       { index: 2, error: internal() },
     ]);
-    expect(logged).toEqual([{ message: "human-users: bulk import source failed", details: { cause: new Error("disk gone") } }]);
+    expect(logged).toEqual([{ message: "human-users: bulk import source failed", details: { err: new Error("disk gone") } }]);
   });
 });
 

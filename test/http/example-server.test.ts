@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { exitCode, killStartedServers, startExampleServer, stopExampleServer } from "./example-process.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exitCode, failedStart, isRunning, killStartedServers, startExampleServer, stopExampleServer, type FailedStart } from "./example-process.js";
 import { openRaw, parseAnswers } from "./raw-http.js";
 
 afterEach(killStartedServers);
@@ -44,7 +46,7 @@ describe("npm start", () => {
       refused: [refused.status, ((await refused.json()) as { code: number }).code],
       accepted: [accepted.status, acceptedBody],
     }).toEqual({
-      line: `human-users example server listening on ${baseUrl} (storage in memory; send "Authorization: Bearer s3cret-demo")`,
+      line: `human-users example server listening on ${baseUrl} (pid ${server.pid}; storage in memory; send "Authorization: Bearer s3cret-demo")`,
       refused: [401, 16],
       accepted: [200, { userId: "demo-1", details: { sequence: "2", changeDate: acceptedBody.details.changeDate, resourceOwner: "demo-org" } }],
     });
@@ -66,7 +68,7 @@ describe("npm start", () => {
         again: [again.status, ((await again.json()) as { code: number }).code],
         secondStop: await stopExampleServer(second),
       }).toEqual({
-        line: `human-users example server listening on ${second.baseUrl} (storage PGlite in ${folder}; send "Authorization: Bearer demo-token")`,
+        line: `human-users example server listening on ${second.baseUrl} (pid ${second.pid}; storage PGlite in ${folder}; send "Authorization: Bearer demo-token")`,
         created: 200,
         firstStop: 0,
         again: [409, 6],
@@ -77,14 +79,32 @@ describe("npm start", () => {
     }
   }, 60_000); // PGlite's first start creates its database cluster: seconds on a busy machine
 
-  it("refuses to start with a STOP_GRACE_MS that is not a whole number", async () => {
-    await expect(startExampleServer({ STOP_GRACE_MS: "soon" })).rejects.toThrow("the example server stopped before listening");
+  const refused = (line: string): FailedStart => ({ exitCode: 1, errors: [`human-users example server: ${line}`], printed: [] });
+
+  it.each([
+    ["PORT=abc", { PORT: "abc" }, 'PORT must be a whole number from 0 to 65535; got "abc"'],
+    ["a PORT out of range", { PORT: "70000" }, 'PORT must be a whole number from 0 to 65535; got "70000"'],
+    ["a STOP_GRACE_MS that is not a whole number", { STOP_GRACE_MS: "soon" }, 'STOP_GRACE_MS must be a whole number from 0 to 3600000; got "soon"'],
+    ["an unreachable DATABASE_URL", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/test" }, "could not open storage: the database cannot be reached"],
+    ["a DATABASE_URL that is not a URL", { DATABASE_URL: "not a url" }, "could not open storage: Invalid URL"],
+  ])("refuses to start with %s: one line, exit 1", async (_name, env, line) => {
+    expect(await failedStart(env)).toEqual(refused(line));
+  });
+
+  it("refuses to start on a port that is taken: one line, exit 1", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      expect(await failedStart({ PORT: String(port) })).toEqual(refused(`port ${port} on 127.0.0.1 is already in use (set PORT to another, or 0 for any free port)`));
+    } finally {
+      taken.close();
+    }
   });
 
   it("refuses to start with keys in the environment that are not usable", async () => {
-    await expect(startExampleServer({ HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") })).rejects.toThrow(
-      "the example server stopped before listening",
-    );
+    const failed = await failedStart({ HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") });
+    expect({ exitCode: failed.exitCode, lines: failed.errors.length, printed: failed.printed }).toEqual({ exitCode: 1, lines: 1, printed: [] });
   });
 
   describe("on SIGTERM with a request in flight", () => {
@@ -121,5 +141,41 @@ describe("npm start", () => {
       server.child.kill("SIGTERM");
       expect([await connection.exchange, await exitCode(server.child)]).toEqual([{ received: "", closedByServer: true }, 0]);
     });
+  });
+
+  describe("started as `npm start`", () => {
+    it.each(["SIGTERM", "SIGINT"] as const)("stops npm and the server on %s to the npm process", async (signal) => {
+      const server = await startExampleServer({}, "npm");
+      server.child.kill(signal);
+      await untilRefused(server.port);
+      await exitCode(server.child);
+      // npm ends the way its script did, or by the same signal once the script has exited.
+      expect({ npmEnded: server.child.exitCode === 0 || server.child.signalCode === signal, serverRunning: isRunning(server.pid) }).toEqual({ npmEnded: true, serverRunning: false });
+    }, 30_000);
+
+    it("cuts off a client holding a half-sent request once STOP_GRACE_MS has passed", async () => {
+      const server = await startExampleServer({ STOP_GRACE_MS: "300" }, "npm");
+      const connection = openRaw(server.port, 10_000);
+      await connection.write(`POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"userId":`);
+      const signalled = performance.now();
+      server.child.kill("SIGTERM");
+      const exchange = await connection.exchange;
+      const closedAfterMs = performance.now() - signalled;
+      await exitCode(server.child);
+      expect({ exchange, npmEnded: server.child.exitCode === 0 || server.child.signalCode === "SIGTERM", serverRunning: isRunning(server.pid), withinGrace: closedAfterMs >= 250 && closedAfterMs < 5_000 }).toEqual({
+        exchange: { received: "", closedByServer: true },
+        npmEnded: true,
+        serverRunning: false,
+        withinGrace: true,
+      });
+    }, 30_000);
+
+    it("prints one line and exits non-zero for a bad PORT", async () => {
+      const failed = await failedStart({ PORT: "abc" }, "npm");
+      expect({ exitCode: failed.exitCode, errors: failed.errors.filter((line) => line.startsWith("human-users")) }).toEqual({
+        exitCode: 1,
+        errors: ['human-users example server: PORT must be a whole number from 0 to 65535; got "abc"'],
+      });
+    }, 30_000);
   });
 });

@@ -229,7 +229,7 @@ describe("authentication", () => {
       status: 500,
       body: connectError("internal", "HTTP-1ntl", "internal error"),
     });
-    expect({ touched, logged }).toEqual({ touched: [], logged: ["http: request failed"] });
+    expect({ touched, logged }).toEqual({ touched: [], logged: ["human-users: HTTP request failed"] });
   });
 
   it("still answers 500 when the logger throws too", async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { nodeListener } from "../../examples/server/node-listener.js";
+import { toNodeHandler } from "../../src/node/index.js";
 import type { FetchHandler } from "../../src/http/index.js";
 
 export interface Served {
@@ -10,7 +10,7 @@ export interface Served {
 
 /** Serves `handler` on a free loopback port until `close()`. */
 export async function serveOnLoopback(handler: FetchHandler): Promise<Served> {
-  const server: Server = createServer(nodeListener(handler));
+  const server: Server = createServer(toNodeHandler(handler));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -24,7 +24,7 @@ export function tripwirePorts(): Tripwire {
       return Promise.reject(new Error("tripwire mailer"));
     },
   };
-  const logger: Logger = { warn: () => undefined, error: (message) => void logged.push(message) };
+  const logger: Logger = { warn: () => undefined, error: (_fields, message) => void logged.push(message) };
   const ports: Ports = { storage, mailer, clock: { now: () => new Date("2024-05-01T12:00:00Z") }, logger };
   return { ports, touched, logged };
 }

@@ -41,8 +41,8 @@ export function recordingLogger(): Logger & { readonly entries: LogEntry[] } {
   const entries: LogEntry[] = [];
   return {
     entries,
-    warn: (message, fields) => entries.push({ level: "warn", message, fields }),
-    error: (message, fields) => entries.push({ level: "error", message, fields }),
+    warn: (fields, message) => entries.push({ level: "warn", message, fields }),
+    error: (fields, message) => entries.push({ level: "error", message, fields }),
   };
 }
 

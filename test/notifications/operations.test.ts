@@ -120,6 +120,7 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, können S
       ["warn", userId],
       ["warn", userId],
       ["error", userId],
+      ["warn", userId],
     ]);
     expect((await ports.storage.userLog.loadEvents(userId)).map((event) => event.type)).toEqual([
       "user.human.added",

@@ -133,7 +133,7 @@ describe("smtpMailer against an SMTP server in the test process", () => {
     expect(last.retrying).toEqual([]);
     expect(last.dead.map((failed) => [failed.id, failed.attempts])).toEqual([["n-1", 3]]);
     expect(last.dead[0]?.error).toMatch(/550 mailbox busy, try again later/);
-    expect(logger.entries.map((entry) => entry.level)).toEqual(["warn", "warn", "error"]);
+    expect(logger.entries.map((entry) => entry.level)).toEqual(["warn", "warn", "error", "warn"]);
     expect(storage.notifications().map((record) => [record.state, record.attempts, record.code, record.link])).toEqual([
       ["dead", 3, "", ""],
     ]);

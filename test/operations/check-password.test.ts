@@ -160,7 +160,7 @@ describe("checkPassword: who may call and what is checked first", () => {
 
   it("answers 13 without recording anything when the stored hash is beyond the configured bounds, and logs why", async () => {
     const errors: unknown[] = [];
-    const logger = { warn: () => undefined, error: (message: string, fields?: Readonly<Record<string, unknown>>) => errors.push([message, String(fields?.["cause"])]) };
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => errors.push([message, String(fields["err"])]) };
     const { ports, eventsOf } = await memory.open({ logger });
     const userId = await imported(ports, annWithHash(BCRYPT_HASH));
     const strict = { ...ports, hashBounds: { bcryptMinCost: 5 } };

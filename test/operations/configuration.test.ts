@@ -37,6 +37,11 @@ describe("operations with a configuration that cannot work", () => {
     expect(await collect(importHumanUsers(missing, [importRequest], context))).toEqual([{ index: 0, error: expected }]);
   });
 
+  it("answer 9 naming every missing required port when given no ports at all", async () => {
+    const none = {} as Ports;
+    expect(await createHumanUser(none, minimalCreate(), context)).toEqual(err(configurationError("ports.storage is missing; ports.mailer is missing; ports.clock is missing")));
+  });
+
   it("check the configuration once per ports object", async () => {
     let reads = 0;
     const base = testPorts();
@@ -79,7 +84,7 @@ describe("a durable store", () => {
 describe("a random source that gives no usable bytes", () => {
   it("answers 13 and logs why, instead of drawing forever", async () => {
     const logged: { message: string; cause: unknown }[] = [];
-    const logger = { warn: () => undefined, error: (message: string, fields?: Readonly<Record<string, unknown>>) => void logged.push({ message, cause: fields?.["cause"] }) };
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => void logged.push({ message, cause: fields["err"] }) };
     const ports = testPorts({ random: { fill: (bytes) => bytes.fill(0xff) }, logger });
     expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
     expect(logged).toEqual([{ message: "human-users: createHumanUser failed", cause: new Error("the random source gave no usable bytes") }]);

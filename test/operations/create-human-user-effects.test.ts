@@ -236,7 +236,7 @@ describe("port failures", () => {
   });
 
   async function withBrokenStorage(overrides: StoragePatch, logged: unknown[] = []) {
-    const ports = testPorts({ logger: { warn: () => undefined, error: (_message, fields) => void logged.push(fields?.["cause"]) } });
+    const ports = testPorts({ logger: { warn: () => undefined, error: (fields) => void logged.push(fields["err"]) } });
     const storage = patchStorage(ports.storage, overrides);
     const result = await createHumanUser({ ...ports, storage }, minimalCreate(), context);
     return { result, ports };

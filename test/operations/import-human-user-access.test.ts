@@ -222,7 +222,7 @@ describe("importHumanUser: rules against storage", () => {
 describe("importHumanUser: failing ports", () => {
   function recordingLogger(): Logger & { readonly lines: unknown[] } {
     const lines: unknown[] = [];
-    return { lines, warn: (message, fields) => lines.push(["warn", message, fields]), error: (message, fields) => lines.push(["error", message, fields]) };
+    return { lines, warn: (fields, message) => lines.push(["warn", message, fields]), error: (fields, message) => lines.push(["error", message, fields]) };
   }
 
   /** The shared ports with one storage method replaced; the memory store underneath shows what was written. */
@@ -241,7 +241,7 @@ describe("importHumanUser: failing ports", () => {
     expect(result._unsafeUnwrapErr()).toEqual(INTERNAL);
     expect(store.snapshot()).toEqual(EMPTY);
     expect(mailer.attempted).toEqual([]);
-    expect(logger.lines).toEqual([["error", "human-users: storage write failed", { cause }]]);
+    expect(logger.lines).toEqual([["error", "human-users: storage write failed", { err: cause }]]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import type { MailMessage, Mailer } from "../../ports/mailer.js";
+import { MailerSetupError, type MailMessage, type Mailer } from "../../ports/mailer.js";
 import { notificationMessageId, senderDomain } from "./message-id.js";
 
 /** What this mailer hands to the transporter: a subset of nodemailer's message options. */
@@ -65,10 +65,16 @@ async function createNodemailerTransport(connection: SmtpConnectionOptions | str
   try {
     nodemailer = await import("nodemailer");
   } catch (cause) {
-    throw new Error("smtpMailer needs the nodemailer package: npm install nodemailer", { cause });
+    throw new MailerSetupError("smtpMailer needs the nodemailer package: npm install nodemailer", { cause });
   }
-  const transport: unknown = nodemailer.createTransport(connection);
-  if (!isTransporter(transport)) throw new Error("nodemailer.createTransport returned no transporter");
+  let transport: unknown;
+  try {
+    transport = nodemailer.createTransport(connection);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new MailerSetupError(`nodemailer could not make a transport from the connection settings: ${reason}`, { cause });
+  }
+  if (!isTransporter(transport)) throw new MailerSetupError("nodemailer.createTransport returned no transporter");
   return transport;
 }
 

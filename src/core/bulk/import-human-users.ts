@@ -37,12 +37,12 @@ export interface BulkImportOptions {
   readonly signal?: StopSignal;
 }
 
-/** The answer for the item at `index` (0-based position in the source): operation B's body or error body. */
+/** The answer for the item at `index` (0-based position in the source): `importHumanUser`'s body or error body. */
 export type BulkImportOutcome =
   | { readonly index: number; readonly ok: ImportHumanUserResponse }
   | { readonly index: number; readonly error: ErrorBody };
 
-/** Operation B requests (parsed JSON bodies, checked like `importHumanUser`'s). */
+/** Requests as `importHumanUser` takes them (parsed JSON bodies), each checked as it checks one. */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
 /** The options `importHumanUsers` uses for members left out. */
@@ -254,7 +254,7 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
 }
 
 /**
- * Operation B for every request of `source` (an iterable or async iterable), answered in input
+ * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in input
  * order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
  *
  * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded

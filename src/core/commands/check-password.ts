@@ -9,7 +9,7 @@ import type { Command } from "./command.js";
 import { portFailure } from "./port-call.js";
 
 /**
- * A user's password checked, as the reference server checks it in a session: the answer, the
+ * A user's password checked, as ZITADEL checks it in a session: the answer, the
  * check recorded, the lockout counted, and an imported or outdated hash upgraded to the configured
  * hasher on the first good login (hashed from the password just verified, not verified again).
  */

@@ -11,13 +11,13 @@ import type { Command } from "./command.js";
 import { issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
 
-/** The link operation B returns, as the reference server's login page reads it. */
+/** The link `importHumanUser` returns, as ZITADEL's login page reads it. */
 const DEFAULT_PASSKEY_PATH = "/ui/login/login/passwordless/init?userID={{.UserID}}&orgID={{.OrgID}}&codeID={{.CodeID}}&code={{.Code}}";
 
 /**
- * The reference server's `CreatePasskeyRegistrationLink`
+ * ZITADEL's `CreatePasskeyRegistrationLink`
  * (`POST /v2/users/{userId}/passkeys/registration_link`): a new passwordless registration code, as
- * operation B issues one, mailed as a link (the default) or returned; `registerPasskey` takes it.
+ * `importHumanUser` issues one, mailed as a link (the default) or returned; `registerPasskey` takes it.
  */
 export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, CreatePasskeyRegistrationLinkResponse> = {
   name: "createPasskeyRegistrationLink",

@@ -9,11 +9,11 @@ import type { Command } from "./command.js";
 import { issueCode } from "./user-creation.js";
 import { mailToUser, messageLink } from "./user-message.js";
 
-/** The reference server's login page for a new password. */
+/** ZITADEL's login page for a new password. */
 const DEFAULT_RESET_PATH = "/ui/login/password/init?userID={{.UserID}}&code={{.Code}}&orgID={{.OrgID}}";
 
 /**
- * The reference server's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code
+ * ZITADEL's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code
  * (6 characters, 1 hour by default) mailed to the user's own address, which anyone may ask for
  * (a "forgot password" page), or returned to a requester allowed to write the user.
  */

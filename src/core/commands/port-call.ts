@@ -11,7 +11,7 @@ function isUnavailable(cause: unknown): boolean {
 /** Logs a port's failure (the logger gets the cause, the body never does) and answers 14 or 13. */
 export function portFailure(cause: unknown, what: string, logger: Logger | undefined): ErrorBody {
   try {
-    logger?.error(`human-users: ${what} failed`, { cause });
+    logger?.error({ err: cause }, `human-users: ${what} failed`);
   } catch {
     // A broken logger must not turn a clean error body into a rejection.
   }

@@ -44,7 +44,7 @@ function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, key
 }
 
 /**
- * The reference server's `RegisterPasskey` (`POST /v2/users/{userId}/passkeys`): begins a passkey
+ * ZITADEL's `RegisterPasskey` (`POST /v2/users/{userId}/passkeys`): begins a passkey
  * registration and answers the options for `navigator.credentials.create`. The code of a
  * registration link is the proof (no requester needed); without one, the requester needs
  * `user.write`. The code is redeemed when the registration is verified, so a registration that

@@ -7,7 +7,7 @@ import { DEFAULT_TEMPLATES } from "./user-creation.js";
 /**
  * ZITADEL's v2 `ResendEmailCode` (`POST /v2/users/{userId}/email/resend`): a new email code in
  * place of the pending one, mailed with `sendCode.urlTemplate` (else the configured link) or
- * returned as `verificationCode`. As in the reference server, a code must have been issued before.
+ * returned as `verificationCode`. As in ZITADEL, a code must have been issued before.
  */
 export const resendEmailCodeCommand = resendCommand({
   name: "resendEmailCode",

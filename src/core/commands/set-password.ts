@@ -45,7 +45,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
 }
 
 /**
- * The reference server's `SetPassword` (`POST /v2/users/{userId}/password`): a new password,
+ * ZITADEL's `SetPassword` (`POST /v2/users/{userId}/password`): a new password,
  * checked against the organization's policy, proven by the current password or a reset code (no
  * requester needed), or set by a requester allowed to write the user. It asks for a change at the
  * next login only when `newPassword.changeRequired` says so.

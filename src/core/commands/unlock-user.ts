@@ -6,7 +6,7 @@ import { parseUnlockUser, unlockUserFields, unlockUserShape } from "../schemas/u
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 
-/** The reference server's `UnlockUser` (`POST /v2/users/{userId}/unlock`): a locked user may log in again, its failures forgotten. */
+/** ZITADEL's `UnlockUser` (`POST /v2/users/{userId}/unlock`): a locked user may log in again, its failures forgotten. */
 export const unlockUserCommand: Command<Record<string, never>, UnlockUserResponse> = {
   name: "unlockUser",
   fields: unlockUserFields,

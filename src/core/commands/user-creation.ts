@@ -28,7 +28,7 @@ export interface CreationExtras {
   readonly passwordlessLink?: { readonly link: string; readonly lifetimeSeconds: number };
 }
 
-/** The rules that need storage, in the contract's order; then the events, claims and notifications. */
+/** The rules that need storage, in the order ZITADEL checks them; then the events, claims and notifications. */
 export interface CreationSpec<TResponse> {
   readonly kind: CreationKind;
   /** The field a refused username is reported on. */
@@ -65,7 +65,7 @@ async function directoryRefusal(
 }
 
 /**
- * The rules that need storage, in the contract's order: user id free, username free, every
+ * The rules that need storage, in the order ZITADEL checks them: user id free, username free, every
  * identity provider known here, every provider account free, and the username's domain not
  * verified by another organization. The claims are only looked up when the directory refuses the
  * user (to tell which refusal comes first): otherwise the append itself checks them, and a new

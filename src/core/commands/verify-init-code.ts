@@ -24,9 +24,9 @@ function hashOnce(ports: ResolvedPorts, parsed: VerifyInitCodeParsed, password: 
 }
 
 /**
- * The initialization the reference server does in its login pages, as a function (and the
+ * The initialization ZITADEL does in its login pages, as a function (and the
  * library's own route `POST /human-users/v1/users/{userId}/initialization/verify`): redeems the
- * code of operation B's initialization mail. The code is the proof: no requester is needed.
+ * code of `importHumanUser`'s initialization mail. The code is the proof: no requester is needed.
  * Appends `user.human.initialization.check.succeeded`, `user.human.email.verified` when the email
  * was unverified (the mail reached it), and `user.human.password.changed` when a password is given
  * (checked against the organization's policy, then hashed only once the code matched). The user

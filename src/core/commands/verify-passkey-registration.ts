@@ -22,7 +22,7 @@ const attestations = new WeakMap<VerifyPasskeyInput, Map<string, Attestation>>()
 
 function logRefusal(ports: ResolvedPorts, reason: string): void {
   try {
-    ports.logger?.warn("human-users: passkey attestation refused", { reason });
+    ports.logger?.warn({ reason }, "human-users: passkey attestation refused");
   } catch {
     // A broken logger must not turn a clean answer into a rejection.
   }
@@ -49,7 +49,7 @@ function verifyAttestation(ports: ResolvedPorts, parsed: VerifyPasskeyInput, pas
 }
 
 /**
- * The reference server's `VerifyPasskeyRegistration` (`POST /v2/users/{userId}/passkeys/{passkeyId}`):
+ * ZITADEL's `VerifyPasskeyRegistration` (`POST /v2/users/{userId}/passkeys/{passkeyId}`):
  * the attestation checked against the registration's challenge, relying party and origins, and
  * the credential stored. The signed challenge is the proof: no requester is needed. A registration
  * verifies once and within its timeout; a registration begun with a link's code redeems the code.

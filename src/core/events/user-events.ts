@@ -1,4 +1,4 @@
-// Every event a user's stream can hold, declared once: its name (as the reference server writes
+// Every event a user's stream can hold, declared once: its name (as ZITADEL writes
 // it) and its payload. The writer (`sequenceEvents`) and the fold (`foldUser`) both use this map.
 import type { StoredEvent } from "../../ports/user-log.js";
 import type { Gender } from "../rules/gender.js";

@@ -1,6 +1,6 @@
 import { unstorableTextProblem } from "./storable-text.js";
 
-/** Length in Unicode code points ("characters"), which is what every limit of the contract counts. */
+/** Length in Unicode code points ("characters"), which is what every length limit counts, as in ZITADEL. */
 export function characterCount(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {

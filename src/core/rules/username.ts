@@ -7,7 +7,7 @@ export function normalizeUsername(username: string): string {
 }
 
 /**
- * Usernames are unique ignoring case, which the contract defines as NFKC_Casefold: the claim key
+ * Usernames are unique ignoring case, which ZITADEL's rules define as NFKC_Casefold: the claim key
  * is the username case-folded after compatibility normalization, so `STRASSE` and `straße`, or
  * `ﬁx` and `FIX`, are one username. The username itself is stored as given.
  */

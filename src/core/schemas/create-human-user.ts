@@ -136,7 +136,7 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
   };
 }
 
-/** Every rule of the operation A request, all violations at once, or the normalized draft. */
+/** Every rule of the `createHumanUser` request, all violations at once, or the normalized draft. */
 export const parseCreateRequest = requestParser({ schema: requestSchema, crossField: crossFieldViolations, toDraft, fieldOrder: FIELD_ORDER });
 
 /**
@@ -169,5 +169,5 @@ export function createRequestShape(request: Readonly<Record<string, unknown>>): 
 /** Read by `createRequestShape` and the target organization, before the schema. */
 const organizationFields: FieldTree = { members: new Map([["organization", { members: new Map([["orgId", {}], ["orgDomain", {}]]) }]]) };
 
-/** Every field operation A reads: the only parts of a request that are copied. */
+/** Every field `createHumanUser` reads: the only parts of a request that are copied. */
 export const createRequestFields: FieldTree = mergeFieldTrees(fieldTreeOf(requestSchema(neutralRulesContext)), organizationFields);

@@ -80,7 +80,7 @@ function crossFieldViolations(request: unknown): FieldViolation[] {
   return both ? [violation(["password"], "password and hashedPassword cannot both be set")] : [];
 }
 
-/** Every rule of the operation B request, all violations at once, or the normalized draft. */
+/** Every rule of the `importHumanUser` request, all violations at once, or the normalized draft. */
 export const parseImportRequest = requestParser({ schema: requestSchema, crossField: crossFieldViolations, toDraft, fieldOrder: FIELD_ORDER });
 
 /** The first check: a JSON object with `profile` and `email` objects. */
@@ -88,5 +88,5 @@ export function importRequestShape(request: Readonly<Record<string, unknown>>): 
   return requiredObjects(request, ["profile", "email"]);
 }
 
-/** Every field operation B reads: the only parts of a request that are copied. */
+/** Every field `importHumanUser` reads: the only parts of a request that are copied. */
 export const importRequestFields: FieldTree = fieldTreeOf(requestSchema(neutralRulesContext));

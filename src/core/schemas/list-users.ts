@@ -13,7 +13,7 @@ export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
 /** Ids in one `inUserIdsQuery`. */
 const MAX_USER_IDS = 1000;
-/** As the reference server: queries nest 20 levels deep at most. */
+/** As in ZITADEL: queries nest 20 levels deep at most. */
 const MAX_NESTING = 20;
 
 export interface TextMethod {
@@ -77,7 +77,7 @@ const FIELD_NAMES: readonly UserFieldName[] = [
   "USER_FIELD_NAME_CREATION_DATE",
 ];
 
-/** As the reference server: unspecified sorts by user id, and every user is human, so type ties everywhere. */
+/** As in ZITADEL: unspecified sorts by user id, and every user is human, so type ties everywhere. */
 const SORT_FIELDS: Readonly<Record<UserFieldName, ListingSortField>> = {
   USER_FIELD_NAME_UNSPECIFIED: "userId",
   USER_FIELD_NAME_USER_NAME: "username",

@@ -1,4 +1,4 @@
-// passwordReset's request (the reference server's PasswordReset): the code mailed (the default,
+// passwordReset's request (ZITADEL's PasswordReset): the code mailed (the default,
 // with an optional link template) or returned to the caller.
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
@@ -32,7 +32,7 @@ export const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(pa
 
 const EMAIL_TYPES: readonly unknown[] = ["NOTIFICATION_TYPE_Unspecified", "NOTIFICATION_TYPE_Email", 0, 1];
 
-/** Only mail is sent: the reference server's SMS reset has no counterpart here. */
+/** Only mail is sent: ZITADEL's SMS reset has no counterpart here. */
 const notificationType = v.pipe(
   v.unknown(),
   parsedWith((value: unknown): Result<unknown, string> =>

@@ -1,4 +1,4 @@
-// setPassword's request (the reference server's SetPassword): the new password, checked against
+// setPassword's request (ZITADEL's SetPassword): the new password, checked against
 // the organization's policy, and at most one proof.
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";

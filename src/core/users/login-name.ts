@@ -13,7 +13,7 @@ function localPart(loginName: string): string {
 
 /**
  * The id of the user a login name names, or undefined when none does. A login name is a username
- * held across the whole store, or, as the reference server forms it for an organization whose
+ * held across the whole store, or, as ZITADEL forms it for an organization whose
  * policy says `userLoginMustBeDomain`, `username@domain` with a domain that organization verified.
  * Both compare as usernames do (NFKC_Casefold).
  */

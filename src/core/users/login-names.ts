@@ -7,7 +7,7 @@ export interface LoginNames {
 }
 
 /**
- * The names a user signs in with, as the reference server lists them: the username alone when
+ * The names a user signs in with, as ZITADEL lists them: the username alone when
  * usernames are unique instance-wide; with the organization's `userLoginMustBeDomain`,
  * `username@domain` for each verified domain, the preferred one on the domain marked `primary`
  * (else the first). Read from the organization as it is now.

@@ -1,7 +1,7 @@
 import type { ProfileDraft } from "../user-draft.js";
 import type { HashedCode } from "../events/user-events.js";
 
-/** The reference server's user states, by their v2 names. */
+/** ZITADEL's user states, by their v2 names. */
 export type UserLifecycle = "USER_STATE_INITIAL" | "USER_STATE_ACTIVE" | "USER_STATE_LOCKED";
 
 /** A code waiting to be redeemed: only its keyed hash is known. */

@@ -37,8 +37,8 @@ pool.on("error", () => undefined);
 /** What delivery logged, on either path: every failed hand-over, failed outbox write or dead notification. */
 const logged: string[] = [];
 const logger: Logger = {
-  warn: (message) => logged.push(`warn: ${message}`),
-  error: (message) => logged.push(`error: ${message}`),
+  warn: (_fields, message) => logged.push(`warn: ${message}`),
+  error: (_fields, message) => logged.push(`error: ${message}`),
 };
 
 const smtp = smtpMailer(

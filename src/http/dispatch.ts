@@ -1,0 +1,131 @@
+// The one place requests are routed and answered. Each front end (Fetch, Node) turns its own
+// request into HttpRequestParts and writes the HttpAnswer back; nothing here knows which one.
+import { ok, type Result } from "neverthrow";
+import type { OperationContext } from "../core/context.js";
+import type { Requester } from "../ports/authorizer.js";
+import type { Ports } from "../ports/index.js";
+import { basePathOf, HEALTH_PATH, routePath } from "./base-path.js";
+import { connectDialect, restDialect, type Dialect } from "./dialect.js";
+import type { HeaderLookup, HttpAnswer, HttpRequestParts } from "./http-exchange.js";
+import { isIdentityEncoding, isJsonContentType } from "./media-type.js";
+import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions } from "./options.js";
+import { declaredTooLarge, parseJsonBody } from "./read-json-body.js";
+import { matchRoute } from "./route-match.js";
+import { dialectForUnknownPath, type Route } from "./routes.js";
+import { problems, type HttpProblem } from "./wire-error.js";
+
+/** ZITADEL's organization header (gRPC metadata and HTTP alike). */
+const ORG_HEADER = "x-zitadel-orgid";
+
+// Bodies can carry verification codes: no cache may keep them.
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json", "cache-control": "no-store" });
+
+const HEALTHY = JSON.stringify({ status: "SERVING" });
+
+function answer(status: number, body: unknown, headers?: Readonly<Record<string, string>>): HttpAnswer {
+  return { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body), routed: true };
+}
+
+function problemAnswer(dialect: Dialect, problem: HttpProblem): HttpAnswer {
+  return answer(problem.status, dialect.errorJson(problem.error), problem.headers);
+}
+
+/** Refusals that need only the request line and headers, cheapest first; a GET has no body to judge. */
+function refusalByHeaders(header: HeaderLookup, route: Route, limit: number): HttpProblem | undefined {
+  if (route.method === "GET") return undefined;
+  const encoding = header("content-encoding");
+  if (!isIdentityEncoding(encoding)) return problems.unsupportedEncoding(encoding ?? "");
+  const contentType = header("content-type");
+  if (!isJsonContentType(contentType)) return problems.unsupportedMediaType(contentType);
+  const refused = route.dialect.checkHeaders(header);
+  if (refused !== undefined) return refused;
+  return declaredTooLarge(header("content-length"), limit) ? problems.bodyTooLarge(limit) : undefined;
+}
+
+function operationContext(header: HeaderLookup, requester: Requester | undefined, origin: string | undefined): OperationContext {
+  const orgId = header(ORG_HEADER)?.trim() ?? "";
+  return {
+    ...(requester === undefined ? {} : { requester }),
+    ...(orgId === "" ? {} : { orgId }),
+    ...(origin === undefined ? {} : { origin }),
+  };
+}
+
+/**
+ * The body with the path's values set, as ZITADEL's gateway merges them (the path
+ * wins). A body that is not an object is left as it is, for the operation to refuse.
+ */
+function withPathValues(body: unknown, params: Readonly<Record<string, string>>): unknown {
+  if (Object.keys(params).length === 0 || body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  return { ...(body as Readonly<Record<string, unknown>>), ...params };
+}
+
+function logFailure(ports: Ports, path: string, cause: unknown): void {
+  try {
+    ports.logger?.error({ path, err: cause }, "human-users: HTTP request failed");
+  } catch {
+    // A failing logger must not turn an error answer into a rejected promise.
+  }
+}
+
+/** The health route: answers without authentication and without touching storage. */
+function healthAnswer(method: string): HttpAnswer {
+  return method === "GET" ? { status: 200, headers: JSON_HEADERS, body: HEALTHY, routed: true } : problemAnswer(restDialect, problems.methodNotAllowed(method, ["GET"]));
+}
+
+async function readJson(parts: HttpRequestParts<unknown>, limit: number): Promise<Result<unknown, HttpProblem>> {
+  const bytes = await parts.readBody(limit);
+  return bytes.andThen(parseJsonBody);
+}
+
+export type Dispatch<R> = (parts: HttpRequestParts<R>) => Promise<HttpAnswer>;
+
+/**
+ * Routes and answers requests for the operations: REST on ZITADEL's paths and the
+ * Connect protocol on its RPC paths, under `basePath`, with the health route beside them. The
+ * dispatch never rejects. Throws a RangeError at creation for a `maxBodyBytes` or `basePath` that
+ * cannot work.
+ */
+export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): Dispatch<R> {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // A NaN or negative limit would silently read without bound: refuse the setting at start-up.
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError("maxBodyBytes must be a whole number of bytes, 0 or more");
+  const basePath = basePathOf(options.basePath);
+
+  async function serve(parts: HttpRequestParts<R>, path: string): Promise<HttpAnswer> {
+    const { method, header } = parts;
+    if (path === HEALTH_PATH) return healthAnswer(method);
+    const match = matchRoute(method, path);
+    if (match.kind === "none") {
+      const dialect = dialectForUnknownPath(path);
+      return { ...problemAnswer(dialect, problems.unknownRoute(parts.path, dialect === connectDialect)), routed: false };
+    }
+    if (match.kind === "other-methods") return problemAnswer(match.route.dialect, problems.methodNotAllowed(method, match.allowed));
+    const { route, params } = match;
+    const { dialect, operation } = route;
+    const refusal = refusalByHeaders(header, route, limit);
+    if (refusal !== undefined) return problemAnswer(dialect, refusal);
+    const requester = await options.authenticate(parts.request);
+    // A code is its own proof: a person who is not signed in redeems it without credentials.
+    if (requester === undefined && route.proof !== true) return problemAnswer(dialect, problems.unauthenticated());
+    const body = route.method === "GET" ? ok<unknown, HttpProblem>({}) : await readJson(parts, limit);
+    if (body.isErr()) return problemAnswer(dialect, body.error);
+    const result = await operation(ports, withPathValues(body.value, params), operationContext(header, requester, options.origin));
+    return result.match(
+      (response) => answer(200, response),
+      (error) => answer(dialect.errorStatus(error.code), dialect.errorJson(error)),
+    );
+  }
+
+  return async (parts) => {
+    const path = routePath(parts.path, basePath);
+    if (path === undefined) return { ...problemAnswer(restDialect, problems.unknownRoute(parts.path, false)), routed: false };
+    try {
+      return await serve(parts, path);
+    } catch (cause) {
+      // Only a throwing `authenticate` (or a broken runtime) gets here; the operations never throw.
+      logFailure(ports, parts.path, cause);
+      return problemAnswer(dialectForUnknownPath(path), problems.internal());
+    }
+  };
+}

@@ -1,0 +1,93 @@
+import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import { err, ok, type Result } from "neverthrow";
+import type { FetchHandler } from "../http/options.js";
+import { isUnrouted } from "../http/unrouted.js";
+import { problems, type HttpProblem } from "../http/wire-error.js";
+import { nodeProblems } from "./node-problems.js";
+import type { NodeHandler } from "./options.js";
+import { requestUrl } from "./request-url.js";
+import { writeAnswer, writeProblem } from "./write-answer.js";
+
+/** Methods the Fetch API refuses to build a Request with (node:http parses them). */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * The body as a stream that reads the IncomingMessage only when the handler asks for it (high-water
+ * mark 0): a request the handler does not take stays unread for the next middleware. Cancelling
+ * stops reading without destroying the socket, so that the refusal can still be answered.
+ */
+function lazyBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let chunks: AsyncIterator<Buffer> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (chunks === undefined) {
+          // A body parser mounted before this handler has taken the body: an error, not an empty body.
+          if (incoming.readableDidRead || incoming.readableEnded) throw new Error("request body was already read");
+          chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+        }
+        const next = await chunks.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function headersOf(incoming: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] ?? "", raw[i + 1] ?? "");
+  return headers;
+}
+
+function fetchRequest(incoming: IncomingMessage, url: URL): Result<Request, HttpProblem> {
+  const method = incoming.method ?? "GET";
+  if (FETCH_FORBIDDEN_METHODS.has(method)) return err(nodeProblems.methodNotImplemented(method));
+  try {
+    const body = method === "GET" || method === "HEAD" ? null : lazyBody(incoming);
+    // `duplex: "half"` is what Node's fetch requires for a streamed request body.
+    return ok(new Request(url, { method, headers: headersOf(incoming), body, duplex: "half" } as RequestInit));
+  } catch {
+    return err(problems.unreadableBody());
+  }
+}
+
+/** The response's headers for node:http; Set-Cookie kept as several values. */
+function nodeHeaders(response: Response): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  return headers;
+}
+
+/**
+ * A Fetch handler (such as `createFetchHandler`'s) as a node:http listener and Express or Fastify
+ * middleware. The body is streamed to the handler as it reads it; the answer is written whole.
+ * Given `next`, a request `createFetchHandler` has no route for is passed on untouched.
+ */
+export function toNodeHandler(handler: FetchHandler): NodeHandler {
+  return async (incoming, outgoing, next) => {
+    const request = requestUrl(incoming).andThen((url) => fetchRequest(incoming, url));
+    if (request.isErr()) {
+      writeProblem(incoming, outgoing, request.error);
+      return;
+    }
+    try {
+      const response = await handler(request.value);
+      if (next !== undefined && isUnrouted(response) && !request.value.bodyUsed) {
+        next();
+        return;
+      }
+      const body = new Uint8Array(await response.arrayBuffer());
+      writeAnswer(incoming, outgoing, response.status, nodeHeaders(response), body);
+    } catch {
+      // Only a handler that rejects gets here (createFetchHandler's never does).
+      writeProblem(incoming, outgoing, problems.internal());
+    }
+  };
+}

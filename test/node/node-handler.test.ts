@@ -1,0 +1,244 @@
+// createNodeHandler and toNodeHandler over real loopback HTTP: the same answers as the Fetch
+// handler, middleware hand-off, the base path, the health route, body limits, and requests
+// no well-behaved client sends.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Ports, Requester } from "../../src/index.js";
+import { createFetchHandler, type HandlerOptions } from "../../src/http/index.js";
+import { createNodeHandler, toNodeHandler, type NodeHandler } from "../../src/node/index.js";
+import { restError } from "../http/expected-errors.js";
+import { openRaw, parseAnswers, sendRaw } from "../http/raw-http.js";
+import { tripwirePorts } from "../http/tripwire.js";
+import { instanceAdmin, testPorts } from "../operations/support/ports.js";
+import { serveNode, type ServedNode } from "./serve-node.js";
+
+const started: ServedNode[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((served) => served.close()));
+});
+
+type Front = "createNodeHandler" | "toNodeHandler";
+const FRONTS: readonly Front[] = ["createNodeHandler", "toNodeHandler"];
+
+function nodeHandler(front: Front, ports: Ports, options: Partial<HandlerOptions<unknown>> = {}): NodeHandler {
+  const authenticate = (): Requester => instanceAdmin;
+  return front === "createNodeHandler" ? createNodeHandler(ports, { authenticate, ...options }) : toNodeHandler(createFetchHandler(ports, { authenticate, ...options }));
+}
+
+async function serve(handler: NodeHandler): Promise<ServedNode> {
+  const served = await serveNode(handler);
+  started.push(served);
+  return served;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+const newUser = { username: "ada", profile: { givenName: "Ada", familyName: "Lovelace" }, email: { email: "ada@acme.test", returnCode: {} } };
+
+interface Seen {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** Status, the headers that say what the answer is, and the parsed body. */
+async function seen(response: Response): Promise<Seen> {
+  const headers: Record<string, string> = {};
+  for (const name of ["content-type", "cache-control", "allow", "accept-encoding"]) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return { status: response.status, headers, body: await response.json() };
+}
+
+/** Requests across the routes, the refusals and both wire styles, each with its own answer. */
+const REQUESTS: readonly (readonly [string, string, RequestInit])[] = [
+  ["create a user", "/v2/users/human", { method: "POST", headers: { ...JSON_HEADERS, "x-zitadel-orgid": "acme" }, body: JSON.stringify(newUser) }],
+  ["get a user", "/v2/users/100000000000000001", { method: "GET" }],
+  ["get a user that does not exist", "/v2/users/404", { method: "GET" }],
+  ["create by Connect", "/zitadel.user.v2.UserService/AddHumanUser", { method: "POST", headers: { ...JSON_HEADERS, "x-zitadel-orgid": "acme" }, body: JSON.stringify({ ...newUser, username: "grace", email: { email: "grace@acme.test" } }) }],
+  ["a body that is not JSON", "/v2/users/human", { method: "POST", headers: JSON_HEADERS, body: "{" }],
+  ["a text body", "/v2/users/human", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }],
+  ["a gzip body", "/v2/users/human", { method: "POST", headers: { ...JSON_HEADERS, "content-encoding": "gzip" }, body: "{}" }],
+  ["a wrong Connect version", "/zitadel.user.v2.UserService/AddHumanUser", { method: "POST", headers: { ...JSON_HEADERS, "connect-protocol-version": "2" }, body: "{}" }],
+  ["a method the path is not served with", "/management/v1/users/human/_import", { method: "PUT", headers: JSON_HEADERS, body: "{}" }],
+  ["an unknown path", "/v2/groups", { method: "POST", headers: JSON_HEADERS, body: "{}" }],
+  ["an unknown procedure", "/zitadel.user.v2.UserService/DeleteUser", { method: "POST", headers: JSON_HEADERS, body: "{}" }],
+  ["the health route", "/healthz", { method: "GET" }],
+  ["the health route by POST", "/healthz", { method: "POST", headers: JSON_HEADERS, body: "{}" }],
+  ["a body over the limit", "/v2/users/human", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ padding: "x".repeat(300) }) }],
+];
+
+async function answersOf(call: (path: string, init: RequestInit) => Promise<Response>): Promise<Seen[]> {
+  const answers: Seen[] = [];
+  for (const [, path, init] of REQUESTS) answers.push(await seen(await call(path, init)));
+  return answers;
+}
+
+describe("createNodeHandler and toNodeHandler", () => {
+  it("answer each request exactly as the Fetch handler does", async () => {
+    const options = { maxBodyBytes: 256 };
+    const fetchHandler = createFetchHandler(testPorts(), { authenticate: () => instanceAdmin, ...options });
+    const expected = await answersOf((path, init) => fetchHandler(new Request(`http://localhost${path}`, init)));
+    for (const front of FRONTS) {
+      const { baseUrl } = await serve(nodeHandler(front, testPorts(), options));
+      expect({ front, answers: await answersOf((path, init) => fetch(`${baseUrl}${path}`, init)) }).toEqual({ front, answers: expected });
+    }
+    // The list covers what it claims to: a user made and read, refusals of each kind.
+    expect(expected.map((answer) => answer.status)).toEqual([200, 200, 404, 200, 400, 415, 415, 400, 405, 404, 404, 200, 405, 413]);
+  });
+
+  it.each(FRONTS)("%s creates a user over loopback and answers the whole body", async (front) => {
+    const { baseUrl } = await serve(nodeHandler(front, testPorts()));
+    const response = await fetch(`${baseUrl}/v2/users/human`, { method: "POST", headers: { ...JSON_HEADERS, "x-zitadel-orgid": "acme" }, body: JSON.stringify(newUser) });
+    expect(await seen(response)).toEqual({
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+      body: { userId: "100000000000000001", details: { sequence: "2", changeDate: "2026-03-04T05:06:07Z", resourceOwner: "acme" }, emailCode: "AAAAAA" },
+    });
+  });
+});
+
+/** A listener that hands `handler` a `next` which answers 299, as the host's next middleware would. */
+function withNext(handler: NodeHandler): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  return (request, response) =>
+    handler(request, response, () => {
+      // The request reaches the next middleware unread: it can still take the body.
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => response.writeHead(299, { "content-type": "text/plain" }).end(`next saw ${request.url} ${Buffer.concat(chunks).toString()}`));
+    });
+}
+
+describe.each(FRONTS)("%s as middleware", (front) => {
+  it("passes a path it has no route for to next(), body unread, and answers its own", async () => {
+    const served = await serveNode(withNext(nodeHandler(front, testPorts(), { basePath: "/users-api" })));
+    started.push(served);
+    const outside = await fetch(`${served.baseUrl}/shop/cart`, { method: "POST", body: "apples" });
+    const unknownInside = await fetch(`${served.baseUrl}/users-api/v2/groups`, { method: "POST", body: "pears" });
+    const health = await fetch(`${served.baseUrl}/users-api/healthz`);
+    expect([outside.status, await outside.text(), unknownInside.status, await unknownInside.text(), await seen(health)]).toEqual([
+      299,
+      "next saw /shop/cart apples",
+      299,
+      "next saw /users-api/v2/groups pears",
+      { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: { status: "SERVING" } },
+    ]);
+  });
+});
+
+describe.each(FRONTS)("%s with a base path", (front) => {
+  it("serves the routes under it and answers 404 outside it", async () => {
+    const { baseUrl } = await serve(nodeHandler(front, testPorts(), { basePath: "/users-api" }));
+    const create = (path: string): Promise<Response> =>
+      fetch(`${baseUrl}${path}`, { method: "POST", headers: { ...JSON_HEADERS, "x-zitadel-orgid": "acme" }, body: JSON.stringify(newUser) });
+    const outside = await create("/v2/users/human");
+    const prefixOnly = await create("/users-api");
+    const lookalike = await create("/users-apiv2/users/human");
+    const inside = await create("/users-api/v2/users/human");
+    expect([await seen(outside), await seen(prefixOnly), await seen(lookalike), (await seen(inside)).status]).toEqual([
+      { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/v2/users/human"') },
+      { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/users-api"') },
+      { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/users-apiv2/users/human"') },
+      200,
+    ]);
+  });
+
+  it("answers the health route without authenticating and without touching storage", async () => {
+    const tripwire = tripwirePorts();
+    const authenticate = (): Requester => {
+      throw new Error("the health route must not authenticate");
+    };
+    const handler = front === "createNodeHandler" ? createNodeHandler(tripwire.ports, { authenticate, basePath: "/a/b" }) : toNodeHandler(createFetchHandler(tripwire.ports, { authenticate, basePath: "/a/b" }));
+    const { baseUrl } = await serve(handler);
+    const health = await fetch(`${baseUrl}/a/b/healthz`);
+    expect([await seen(health), tripwire.touched, tripwire.logged]).toEqual([
+      { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: { status: "SERVING" } },
+      [],
+      [],
+    ]);
+  });
+});
+
+describe("a base path that could never match", () => {
+  it.each(["users-api", "/users-api/", "/", "/a//b", "/a?b"])("refuses %j at creation", (basePath) => {
+    const message = `basePath must be empty or start with "/" and not end with "/", such as "/users-api"; got ${JSON.stringify(basePath)}`;
+    expect(() => createNodeHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
+    expect(() => createFetchHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
+  });
+});
+
+const HEAD_OF_CREATE = "POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+
+describe.each(FRONTS)("%s reading bodies", (front) => {
+  it("refuses a chunked body once it passes the limit, without reading the rest, and closes the connection", async () => {
+    const tripwire = tripwirePorts();
+    const served = await serve(nodeHandler(front, tripwire.ports, { maxBodyBytes: 100 }));
+    const connection = openRaw(served.port);
+    await connection.write(`${HEAD_OF_CREATE}Transfer-Encoding: chunked\r\n\r\n`);
+    await connection.write(`64\r\n${"a".repeat(100)}\r\n`);
+    await connection.write(`64\r\n${"a".repeat(100)}\r\n`);
+    const { received, closedByServer } = await connection.exchange;
+    const body = restError(8, "HTTP-s1ze", "request body is larger than 100 bytes");
+    expect({ answers: parseAnswers(received), closedByServer, touched: tripwire.touched }).toEqual({
+      answers: [
+        {
+          status: 413,
+          headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", "content-length": String(JSON.stringify(body).length) },
+          body,
+        },
+      ],
+      closedByServer: true,
+      touched: [],
+    });
+  });
+
+  it("does no work for a client that goes away half way through its body, and keeps serving", async () => {
+    const tripwire = tripwirePorts();
+    const served = await serve(nodeHandler(front, tripwire.ports));
+    const exchange = await sendRaw(served.port, `${HEAD_OF_CREATE}Content-Length: 100\r\n\r\n{"userId":`, "abort");
+    await served.settled();
+    const health = await fetch(`${served.baseUrl}/healthz`);
+    expect([exchange.received, tripwire.touched, tripwire.logged, health.status]).toEqual(["", [], [], 200]);
+  });
+
+  it("answers a request whose body a body parser already took with a 400, instead of waiting for it", async () => {
+    const served = await serveNode((request, response) => {
+      request.resume();
+      request.once("end", () => void nodeHandler(front, testPorts())(request, response));
+    });
+    started.push(served);
+    const response = await fetch(`${served.baseUrl}/v2/users/human`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(newUser) });
+    const message = front === "createNodeHandler" ? "request body was already read by another handler before this one" : "request body could not be read";
+    expect(await seen(response)).toEqual({ status: 400, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(3, "HTTP-r34d", message) });
+  });
+});
+
+describe.each(FRONTS)("%s given malformed requests", (front) => {
+  const CLOSE = { "content-type": "application/json", "cache-control": "no-store", connection: "close" };
+  const answer = (status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): unknown => ({
+    status,
+    headers: { ...CLOSE, ...extra, "content-length": String(Buffer.byteLength(JSON.stringify(body))) },
+    body,
+  });
+  const withHost = (host: string): string => `POST /v2/users/human HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  const badHost = (host: string): unknown => answer(400, restError(3, "NODE-h0st", `Host header ${JSON.stringify(host)} is not a valid host`));
+  const trace =
+    front === "createNodeHandler"
+      ? answer(405, restError(12, "HTTP-m3th", 'method "TRACE" is not allowed here; use GET or POST'), { allow: "GET, POST" })
+      : answer(501, restError(12, "NODE-m3th", 'method "TRACE" is not implemented by this server'));
+
+  it.each([
+    ["TRACE", "TRACE /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", trace],
+    ["a Host with a space", withHost("a b"), badHost("a b")],
+    ["a Host with user info", withHost("user@127.0.0.1"), badHost("user@127.0.0.1")],
+    ["a Host whose port is out of range", withHost("127.0.0.1:99999"), badHost("127.0.0.1:99999")],
+    ["two Host headers", "POST /v2/users/human HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n", answer(400, restError(3, "NODE-h0st", "request has more than one Host header"))],
+    ["the asterisk target", "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", answer(400, restError(3, "NODE-t4rg", 'request target "*" is neither a path nor an http URL'))],
+  ])("answers %s with a 4xx or 501 JSON error and keeps serving", async (_name, request, expected) => {
+    const tripwire = tripwirePorts();
+    const served = await serve(nodeHandler(front, tripwire.ports));
+    const exchange = await sendRaw(served.port, request);
+    const health = await fetch(`${served.baseUrl}/healthz`);
+    expect({ answers: parseAnswers(exchange.received), touched: tripwire.touched, health: health.status }).toEqual({ answers: [expected], touched: [], health: 200 });
+  });
+});
