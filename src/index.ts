@@ -28,7 +28,15 @@ export {
   verifyPhone,
   type UserOperation,
 } from "./operations/index.js";
-export { defaultBulkImportOptions, type BulkImportOptions, type BulkImportOutcome, type BulkImportSource, type StopSignal } from "./core/bulk/import-human-users.js";
+export {
+  defaultBulkImportOptions,
+  type BulkImportOptions,
+  type BulkImportOutcome,
+  type BulkImportSource,
+  type ImportConflict,
+  type ImportHolder,
+  type StopSignal,
+} from "./core/bulk/import-human-users.js";
 export type { OperationContext } from "./core/context.js";
 export type * from "./core/requests.js";
 export type * from "./core/responses.js";

@@ -6,7 +6,10 @@ export const usage = `Usage: human-users import FILE (--database-url URL | --dat
 Imports users (ZITADEL ImportHumanUser requests) from FILE into an organization. FILE is JSON Lines
 (one request per line) or CSV (by its .csv extension, or --format). Migrations run first. Run it
 again on the same file to finish an interrupted import: users already there are counted as such
-and never duplicated.
+and never duplicated. A row is "already there" only when the same user was imported before (the
+same normalized request: username, profile, email, phone, password hash, identity-provider links,
+organization); a row whose username or identity-provider account another user holds is a
+conflict (code 6): it fails, and the report names the earlier line or the stored user's id.
 
 Where to:
   --database-url URL      PostgreSQL (e.g. postgres://user@host:5432/db; ?options=-c%20search_path%3Dmyschema
@@ -19,6 +22,10 @@ Options:
   --format jsonl|csv      the file's format (default: csv for *.csv, else jsonl)
   --report FILE           where failed rows are listed (default: FILE.report.jsonl)
   --report-existing       list rows already there in the report too
+  --dry-run               check every row against the database (validation, hashes, conflicts)
+                          and write nothing: the same summary and report as a real run
+  --no-mail               import without initialization codes and mails (for hosts that send
+                          their own invitations); needs no keys
   --batch-size N          users per database write (default ${defaultBulkImportOptions.batchSize})
   --concurrency N         users checked at the same time (default ${defaultBulkImportOptions.concurrency})
   --parallel-batches N    batches written at the same time (default ${defaultBulkImportOptions.parallelBatches})
@@ -37,16 +44,17 @@ Passwords: a plain password is hashed with the library's default hasher, which i
 days per million users. Prefer passwordHash (bcrypt, argon2, scrypt, PBKDF2, ...), which is only
 checked, never recomputed.
 
-The import acts as an instance administrator in --org. Mails (initialization, phone codes) are
-queued in the database's outbox for the application's delivery worker; nothing is sent from here.
-Set HUMAN_USERS_CODE_HMAC_KEY (base64, 32+ bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes)
-and HUMAN_USERS_KEY_ID to the application's keys so that those codes can be checked later
+The import acts as an instance administrator in --org. Initialization mails are queued in the
+database's outbox for the application's delivery worker; nothing is sent from here. Their codes
+are keyed with the application's keys, which the import needs: HUMAN_USERS_CODE_HMAC_KEY (base64,
+32+ bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes) and HUMAN_USERS_KEY_ID
 (HUMAN_USERS_PREVIOUS_KEYS: retired keys, keyId:hmacKey:encryptionKey separated by commas).
-Without them the import uses a throwaway key, and says so.
+Without them the import refuses to start, unless --no-mail.
 
 The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",
-"reason"}; it never holds a password or a hash.
+"reason", "earlierLine" or "userId"}; it never holds a password or a hash.
 
 Ctrl-C stops after the batch in progress and prints the summary (a second Ctrl-C quits at once).
-Exit status: 0 all rows imported or already there, 1 some rows failed, 2 could not run, 130 interrupted.
+Exit status: 0 all rows imported or already there, 1 some rows failed (conflicts included),
+2 could not run, 130 interrupted.
 `;

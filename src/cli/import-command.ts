@@ -4,12 +4,13 @@ import type { BulkImportOptions, BulkImportOutcome, StopSignal } from "../core/b
 import { importHumanUsers } from "../operations/index.js";
 import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
+import type { Keys } from "../ports/keys.js";
 import type { Mailer } from "../ports/mailer.js";
 import { columnOfField } from "./csv-mapping.js";
 import { commandKeys, type Environment } from "./keys.js";
 import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
-import { openReport, reportEntries, statusOf, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
+import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
 import { InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
 export interface ImportCommand {
@@ -22,6 +23,10 @@ export interface ImportCommand {
   readonly reportPath: string;
   /** Also lists rows answered "exists" in the report. */
   readonly reportExisting: boolean;
+  /** Checks every row against the database and writes nothing. */
+  readonly dryRun: boolean;
+  /** Writes no initialization code and queues no mail: the host sends its own invitations. */
+  readonly noMail: boolean;
   readonly batchSize?: number;
   readonly concurrency?: number;
   readonly parallelBatches?: number;
@@ -67,12 +72,6 @@ const outboxOnly: Mailer = {
   send: () => Promise.reject(new Error("the command-line import does not send mail")),
 };
 
-function usernameField(request: unknown): string {
-  if (request === null || typeof request !== "object") return "userName";
-  const named = request as Record<string, unknown>;
-  return named["userName"] != null || named["user_name"] != null ? "userName" : "email.email";
-}
-
 interface Tally {
   rows: number;
   imported: number;
@@ -83,15 +82,17 @@ interface Tally {
 }
 
 /**
- * Rows of the file as requests for `importHumanUsers`, remembering each one's line by index (the
- * importer reads at most a window ahead, so the map stays small). A row that cannot be read is
- * passed on as `undefined` (answered with code 3), so its answer comes back in order too.
+ * Rows of the file as requests for `importHumanUsers`, remembering each one's row by index (the
+ * importer reads at most a window ahead, so the map stays small) and every row's line (so that a
+ * conflict can name the earlier line). A row that cannot be read is passed on as `undefined`
+ * (answered with code 3), so its answer comes back in order too.
  */
-function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, readFailure: { error?: unknown }): AsyncGenerator<unknown> {
+function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: number[], readFailure: { error?: unknown }): AsyncGenerator<unknown> {
   return (async function* () {
     let index = 0;
     try {
       for await (const row of rows) {
+        lines.push(row.line);
         pending.set(index++, row);
         yield "request" in row ? row.request : undefined;
       }
@@ -103,8 +104,9 @@ function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, readFai
 
 function summaryText(command: ImportCommand, summary: ImportSummary, reported: number): string {
   const rate = summary.seconds > 0 ? summary.rows / summary.seconds : 0;
+  const counts = `${formatCount(summary.existing)} already there, ${formatCount(summary.failed)} failed, of ${formatCount(summary.rows)} rows`;
   const lines = [
-    `${formatCount(summary.imported)} imported, ${formatCount(summary.existing)} already there, ${formatCount(summary.failed)} failed, of ${formatCount(summary.rows)} rows`,
+    command.dryRun ? `dry run: ${formatCount(summary.imported)} would be imported, ${counts}; nothing was written` : `${formatCount(summary.imported)} imported, ${counts}`,
     `in ${formatDuration(summary.seconds)} (${formatCount(rate)} rows/s)`,
   ];
   if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} lines)`);
@@ -129,11 +131,26 @@ async function prepareStore(command: ImportCommand): Promise<Awaited<ReturnType<
 }
 
 /** What became of one row, and its report lines (none for an imported row). */
-function answerRow(row: Row, outcome: BulkImportOutcome, fieldName: (field: string) => string): { status: RowStatus; entries: ReportEntry[] } {
+function answerRow(row: Row, outcome: BulkImportOutcome, facts: Omit<RowFacts, "line">): { status: RowStatus; entries: ReportEntry[] } {
   if ("problem" in row) return { status: "failed", entries: [{ line: row.line, status: "failed", code: 3, reason: row.problem }] };
-  if (!("error" in outcome)) return { status: "imported", entries: [] };
-  const facts: RowFacts = { line: row.line, usernameField: usernameField(row.request), fieldName };
-  return { status: statusOf(outcome.error), entries: reportEntries(facts, outcome.error) };
+  const rowFacts: RowFacts = { ...facts, line: row.line };
+  if ("alreadyThere" in outcome) return { status: "exists", entries: [existingEntry(rowFacts, outcome.alreadyThere)] };
+  if ("error" in outcome) return { status: "failed", entries: failedEntries(rowFacts, outcome.error, outcome.conflict) };
+  return { status: "imported", entries: [] };
+}
+
+/**
+ * The application's keys; without them an import that may write codes cannot start: a code keyed
+ * by anything else could never be checked by the application.
+ */
+function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
+  const keys = commandKeys(env);
+  if (keys === undefined && !command.noMail) {
+    throw new SetupError(
+      "HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: give the application's keys so the codes in initialization mails can be checked, or pass --no-mail",
+    );
+  }
+  return keys;
 }
 
 /** `human-users import`: the file's rows into the organization, with progress, a report and a summary. */
@@ -142,7 +159,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   let opened: Awaited<ReturnType<typeof openStore>>;
   const keys = (() => {
     try {
-      return { value: commandKeys(io.env) };
+      return { value: keysFor(command, io.env) };
     } catch (error) {
       return { error };
     }
@@ -155,18 +172,12 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     io.stderr.write(`human-users import: ${error instanceof Error ? error.message : String(error)}\n`);
     return { exitCode: 2 };
   }
-  if (keys.value === undefined && !command.quiet) {
-    io.stderr.write(
-      "note: HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: codes written by this import (initialization, phone) use a throwaway key and cannot be checked later\n",
-    );
-  }
-
   const ports: Ports = {
     storage: opened.store,
     mailer: outboxOnly,
     clock: systemClock,
     ...(keys.value === undefined ? {} : { keys: keys.value }),
-    // Without the application's keys, the note above is the explicit opt-in to throwaway ones.
+    // Without the application's keys only --no-mail gets here, and it writes no code to check.
     config: { immediateDelivery: "off", allowThrowawayKeys: keys.value === undefined, ...(command.origin === undefined ? {} : { origin: command.origin }) },
   };
   const options: BulkImportOptions = {
@@ -174,8 +185,11 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
     ...(command.parallelBatches === undefined ? {} : { parallelBatches: command.parallelBatches }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
+    dryRun: command.dryRun,
+    withoutCodes: command.noMail,
   };
-  const fieldName = command.format === "csv" ? columnOfField : (field: string) => field;
+  const lines: number[] = [];
+  const facts = { fieldName: command.format === "csv" ? columnOfField : (field: string) => field, lineOf: (index: number) => lines[index] };
   const pending = new Map<number, Row>();
   const readFailure: { error?: unknown } = {};
   const tally: Tally = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, lastLine: 0 };
@@ -186,7 +200,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
 
   try {
     report = await openReport(command.reportPath);
-    const requests = requestsOf(readRows(command.file, command.format), pending, readFailure);
+    const requests = requestsOf(readRows(command.file, command.format), pending, lines, readFailure);
     for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
       const row = pending.get(outcome.index);
       pending.delete(outcome.index);
@@ -194,7 +208,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
       tally.rows += 1;
       tally.bytes = row.end;
       tally.lastLine = row.line;
-      const { status, entries } = answerRow(row, outcome, fieldName);
+      const { status, entries } = answerRow(row, outcome, facts);
       tally[status === "imported" ? "imported" : status === "exists" ? "existing" : "failed"] += 1;
       if (status === "failed" || (status === "exists" && command.reportExisting)) {
         await report.write(entries);

@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { once } from "node:events";
+import type { ImportConflict, ImportHolder } from "../core/bulk/bulk-outcome.js";
 import { BAD_REQUEST_TYPE, ERROR_DETAIL_TYPE, type ErrorBody } from "../shared/error-body.js";
 
 export type RowStatus = "imported" | "exists" | "failed";
@@ -9,44 +10,52 @@ export type RowStatus = "imported" | "exists" | "failed";
 export interface ReportEntry {
   readonly line: number;
   readonly status: "exists" | "failed";
-  /** The gRPC code of the error (3 for a row that could not be read). */
-  readonly code: number;
+  /** The gRPC code of a failed row (3 for a row that could not be read, 6 for a conflict). */
+  readonly code?: number;
   /** The library's stable error id, e.g. `USER-1nv4`; absent for a row that could not be read. */
   readonly error?: string;
   /** The field (CSV: the column) the reason is about, when there is one. */
   readonly field?: string;
   readonly reason: string;
+  /** The earlier line of the file whose user this row is (exists) or clashes with (a conflict). */
+  readonly earlierLine?: number;
+  /** The stored user this row is (exists) or clashes with (a conflict). */
+  readonly userId?: string;
 }
-
-const USERNAME_TAKEN = "USER-n4m6";
 
 function errorId(body: ErrorBody): string | undefined {
   for (const detail of body.details) if (detail["@type"] === ERROR_DETAIL_TYPE) return detail.id;
   return undefined;
 }
 
-/** A username already taken counts as "exists": the row was imported before (or the name is in use). */
-export function statusOf(body: ErrorBody): "exists" | "failed" {
-  return body.code === 6 && errorId(body) === USERNAME_TAKEN ? "exists" : "failed";
-}
-
 export interface RowFacts {
   readonly line: number;
-  /** Where the row's username came from (`userName`, or the email it defaults to). */
-  readonly usernameField: string;
   /** Maps a request field to what the input calls it (CSV column names). */
   readonly fieldName: (field: string) => string;
+  /** The line of the row at a 0-based index of the file. */
+  readonly lineOf: (index: number) => number | undefined;
 }
 
-/** The report lines of a row answered with `body`: one per field violation, else one. */
-export function reportEntries(row: RowFacts, body: ErrorBody): ReportEntry[] {
-  const status = statusOf(body);
+/** The earlier line or the stored user a row was compared with. */
+function holderFacts(row: RowFacts, holder: ImportHolder): { readonly earlierLine?: number; readonly userId?: string } {
+  if ("userId" in holder) return { userId: holder.userId };
+  const line = row.lineOf(holder.earlierIndex);
+  return line === undefined ? {} : { earlierLine: line };
+}
+
+/** The report line of a row that is a user already there. */
+export function existingEntry(row: RowFacts, holder: ImportHolder): ReportEntry {
+  return { line: row.line, status: "exists", reason: "the same user is already there", ...holderFacts(row, holder) };
+}
+
+/** The report lines of a row answered with `body`: one per field violation, else one (naming the holder of a conflict). */
+export function failedEntries(row: RowFacts, body: ErrorBody, conflict?: ImportConflict): ReportEntry[] {
   const id = errorId(body);
-  const base = { line: row.line, status, code: body.code, ...(id === undefined ? {} : { error: id }) };
+  const base = { line: row.line, status: "failed", code: body.code, ...(id === undefined ? {} : { error: id }) } as const;
   const violations = body.details.flatMap((detail) => (detail["@type"] === BAD_REQUEST_TYPE ? detail.fieldViolations : []));
   if (violations.length > 0) return violations.map((violation) => ({ ...base, field: row.fieldName(violation.field), reason: violation.description }));
-  const field = id === USERNAME_TAKEN ? row.fieldName(row.usernameField) : undefined;
-  return [{ ...base, ...(field === undefined ? {} : { field }), reason: body.message }];
+  if (conflict === undefined) return [{ ...base, reason: body.message }];
+  return [{ ...base, field: row.fieldName(conflict.field), reason: body.message, ...holderFacts(row, conflict) }];
 }
 
 /** The report file: JSON Lines, written as rows are answered, with the stream's backpressure respected. */

@@ -146,18 +146,21 @@ export const verifyPasskeyRegistration: UserOperation<VerifyPasskeyRegistrationR
 
 /**
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in
- * input order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
+ * input order (see `BulkImportOutcome`): imported (`ok`), already there (`alreadyThere`), would be
+ * imported (`wouldImport`, in a dry run) or refused (`error`, with `conflict` when another user
+ * holds its username or identity-provider account), with the bodies `importHumanUser` gives.
  *
- * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded
- * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
- * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one
- * username, the first in input order wins and the other answers 6, in the same batch or not. One
- * bad item never fails its neighbours. Never throws or rejects: ports that fail the
- * configuration check answer 9 at index 0; a port failure answers 13 or 14 for the items it
- * touched; an option or the stop signal that throws when read, and a source that throws or gives
- * something that is not an iterator or an iterator result, end the outcomes with a code-13 answer
- * at the position it failed at. Options that are not an object, and members that are not usable
- * numbers, are the defaults.
+ * Reads at most `parallelBatches + 1` batches ahead of the consumer; besides those, it keeps about
+ * 370 bytes per row it imports, to compare later rows with it. Users are checked `concurrency` at
+ * a time, judged in input order against the source's earlier rows and the stored users (a row is
+ * already there only when the holder of its username or account was imported with the same
+ * fingerprint, see `importFingerprint`; otherwise it is a conflict, code 6), and written
+ * `batchSize` at a time, through the user log's `appendNewUsers` when it has one. One bad item
+ * never fails its neighbours. Never throws or rejects: ports that fail the configuration check
+ * answer 9 at index 0; a port failure answers 13 or 14 for the items it touched; an option or the
+ * stop signal that throws when read, and a source that throws or gives something that is not an
+ * iterator or an iterator result, end the outcomes with a code-13 answer at the position it
+ * failed at. Options that are not an object, and members that are not usable numbers, are the defaults.
  */
 export function importHumanUsers(
   ports: Ports,

@@ -3,9 +3,11 @@ import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
 import { openStore } from "../../src/cli/open-storage.js";
+import { keysFromEnvironment, memoryMailer, systemClock, verifyInitCode } from "../../src/index.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
 import { scratchFolder, userRequest } from "./support.js";
@@ -18,7 +20,11 @@ interface Captured extends CommandIo {
   readonly err: string[];
 }
 
-function captured(env: Record<string, string> = {}, signal?: CommandIo["signal"]): Captured {
+/** The application's keys, as the environment gives them. */
+const HMAC_KEY = Buffer.alloc(32, 5);
+const appKeys = { HUMAN_USERS_CODE_HMAC_KEY: HMAC_KEY.toString("base64"), HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32, 6).toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" };
+
+function captured(env: Record<string, string> = appKeys, signal?: CommandIo["signal"]): Captured {
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) }, env, ...(signal === undefined ? {} : { signal }) };
@@ -33,6 +39,8 @@ function command(file: string, target: ImportCommand["target"], overrides: Parti
     createOrg: true,
     reportPath: `${file}.report.jsonl`,
     reportExisting: false,
+    dryRun: false,
+    noMail: false,
     progressIntervalMs: 60_000,
     quiet: true,
     ...overrides,
@@ -66,12 +74,12 @@ describe(`human-users import on ${where}`, () => {
     try {
       const io = captured();
       const run = command(file, database.target, { reportExisting: true });
-      expect(await runImport(run, io)).toMatchObject({ exitCode: 1, summary: { rows: 6, imported: 1, existing: 1, failed: 4, interrupted: false, lastLine: 8 } });
+      expect(await runImport(run, io)).toMatchObject({ exitCode: 1, summary: { rows: 6, imported: 1, existing: 0, failed: 5, interrupted: false, lastLine: 8 } });
       expect(report(run.reportPath)).toEqual([
         { line: 3, status: "failed", code: 3, error: "USER-1nv4", field: "lastName", reason: "is required" },
         { line: 4, status: "failed", code: 3, error: "USER-1nv4", field: "passwordHash", reason: "the password hash is not in a supported format" },
         { line: 6, status: "failed", code: 3, error: "USER-1nv4", field: "emailVerified", reason: "must be true or false" },
-        { line: 7, status: "exists", code: 6, error: "USER-n4m6", field: "userName", reason: "the username is already taken" },
+        { line: 7, status: "failed", code: 6, error: "USER-n4m6", field: "userName", reason: "the username is already taken", earlierLine: 2 },
         { line: 8, status: "failed", code: 3, reason: "the row has 2 cells, the header 9" },
       ]);
       expect(readFileSync(run.reportPath, "utf8")).not.toContain("$2");
@@ -81,13 +89,47 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
-  it("refuses to start without the organization, a readable file, valid keys or known CSV columns", async () => {
+  it("fails the second of two people with one username (exit 1, a conflict naming the earlier line); a re-run of a finished import reports nothing", async () => {
+    const people = [userRequest("ann", { email: "ann@acme.test" }), userRequest("ann", { email: "other@acme.test" })];
+    const file = fileWith("two-anns.jsonl", `${people.map((person) => JSON.stringify(person)).join("\n")}\n`);
+    const clean = fileWith("clean-again.jsonl", jsonLines(3, "again"));
+    const database = await cliDatabase("twoanns");
+    try {
+      const run = command(file, database.target);
+      expect(await runImport(run, captured())).toMatchObject({ exitCode: 1, summary: { rows: 2, imported: 1, existing: 0, failed: 1 } });
+      expect(report(run.reportPath)).toEqual([
+        { line: 2, status: "failed", code: 6, error: "USER-n4m6", field: "userName", reason: "the username is already taken", earlierLine: 1 },
+      ]);
+      expect((await database.contents()).usernames).toEqual(["ann"]);
+
+      const first = command(clean, database.target);
+      expect(await runImport(first, captured())).toMatchObject({ exitCode: 0, summary: { rows: 3, imported: 3, existing: 0, failed: 0 } });
+      const io = captured();
+      expect(await runImport(first, io)).toMatchObject({ exitCode: 0, summary: { rows: 3, imported: 0, existing: 3, failed: 0 } });
+      expect(existsSync(first.reportPath)).toBe(false);
+      expect(io.out.join("")).toMatch(/^0 imported, 3 already there, 0 failed, of 3 rows\n/);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("refuses to start without the organization, a readable file, keys (unless --no-mail), valid keys or known CSV columns", async () => {
     const database = await cliDatabase("setup");
     try {
       const file = fileWith("one.jsonl", jsonLines(1, "one"));
       const cases: [ImportCommand, Record<string, string>, string][] = [
-        [command(file, database.target, { createOrg: false }), {}, `human-users import: the organization "acme" does not exist in`],
-        [command(join(scratch.path, "missing.jsonl"), database.target), {}, "human-users import: ENOENT"],
+        [command(file, database.target, { createOrg: false }), appKeys, `human-users import: the organization "acme" does not exist in`],
+        [command(join(scratch.path, "missing.jsonl"), database.target), appKeys, "human-users import: ENOENT"],
+        [
+          command(file, database.target),
+          {},
+          "human-users import: HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: give the application's keys so the codes in initialization mails can be checked, or pass --no-mail\n",
+        ],
+        [
+          command(file, database.target, { dryRun: true }),
+          {},
+          "human-users import: HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: give the application's keys so the codes in initialization mails can be checked, or pass --no-mail\n",
+        ],
         [
           command(file, database.target),
           { HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=", HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") },
@@ -98,13 +140,14 @@ describe(`human-users import on ${where}`, () => {
           { HUMAN_USERS_CODE_HMAC_KEY: Buffer.alloc(32).toString("base64") },
           "human-users import: invalid configuration: HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY\n",
         ],
-        [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), {}, 'human-users import: the CSV header names unknown columns: "mail"\n'],
-        [command(fileWith("empty.csv", ""), database.target), {}, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
+        [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), appKeys, 'human-users import: the CSV header names unknown columns: "mail"\n'],
+        [command(fileWith("empty.csv", ""), database.target), appKeys, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
       ];
       for (const [run, env, message] of cases) {
         const io = captured(env);
         expect(await runImport(run, io)).toEqual({ exitCode: 2 });
         expect(io.err.join("")).toContain(message);
+        expect(io.err.join("").split("\n").filter((line) => line !== "")).toHaveLength(1);
         expect(io.out).toEqual([]);
       }
       expect((await database.contents()).usernames).toEqual([]);
@@ -129,11 +172,11 @@ describe(`human-users import on ${where}`, () => {
   }, 60_000);
 
   it("keys the codes it writes with the application's key from the environment, and leaves the mail in the outbox", async () => {
-    const key = Buffer.alloc(32, 5);
+    const key = HMAC_KEY;
     const file = fileWith("unverified.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" } })}\n`);
     const database = await cliDatabase("keys");
     try {
-      const io = captured({ HUMAN_USERS_CODE_HMAC_KEY: key.toString("base64"), HUMAN_USERS_ENCRYPTION_KEY: Buffer.alloc(32, 6).toString("base64"), HUMAN_USERS_KEY_ID: "app-2026" });
+      const io = captured(appKeys);
       expect(await runImport(command(file, database.target), io)).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
       const opened = await openStore(database.target);
       try {
@@ -143,6 +186,35 @@ describe(`human-users import on ${where}`, () => {
         expect(mail).toMatchObject({ kind: "email.initialization", recipient: "eve@example.com", state: "pending", attempts: 0 });
         const hash = createHmac("sha256", key).update(mail?.code ?? "").digest("base64");
         expect(codeEvent?.payload["code"]).toEqual({ algorithm: "HMAC-SHA256", keyId: "app-2026", hash });
+
+        // The application, with the same keys from its environment, redeems the mailed code; other keys cannot.
+        const userId = mail?.userId ?? "";
+        const application = (env: Record<string, string>) => {
+          const keys = keysFromEnvironment(env)._unsafeUnwrap();
+          return { storage: opened.store, mailer: memoryMailer(), clock: systemClock, ...(keys === undefined ? {} : { keys }) };
+        };
+        const otherKeys = { ...appKeys, HUMAN_USERS_CODE_HMAC_KEY: Buffer.alloc(32, 8).toString("base64") };
+        expect((await verifyInitCode(application(otherKeys), { userId, verificationCode: mail?.code ?? "" }))._unsafeUnwrapErr()).toMatchObject({ code: 3 });
+        expect(await verifyInitCode(application(appKeys), { userId, verificationCode: mail?.code ?? "" })).toEqual(
+          ok({ details: { sequence: "5", changeDate: expect.any(String) as unknown as string, resourceOwner: "acme" } }),
+        );
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("with --no-mail and no keys, imports an unverified user with no code and no mail", async () => {
+    const file = fileWith("no-mail.jsonl", `${JSON.stringify({ userName: "eve", profile: { firstName: "Eve", lastName: "Lee" }, email: { email: "eve@example.com" }, phone: { phone: "+41791234567" } })}\n`);
+    const database = await cliDatabase("nomail");
+    try {
+      expect(await runImport(command(file, database.target, { noMail: true }), captured({}))).toMatchObject({ exitCode: 0, summary: { imported: 1 } });
+      const opened = await openStore(database.target);
+      try {
+        const { events, notifications } = await opened.store.snapshot();
+        expect({ events: events.map((event) => event.type), notifications }).toEqual({ events: ["user.human.added"], notifications: [] });
       } finally {
         await opened.close();
       }
@@ -157,7 +229,7 @@ describe(`human-users import on ${where}`, () => {
     const database = await cliDatabase("stop");
     try {
       const signal = { aborted: false };
-      const io = captured({}, signal);
+      const io = captured(appKeys, signal);
       const run = command(file, database.target, { batchSize: 100, quiet: false, progressIntervalMs: 1 });
       // The first progress line plays the part of Ctrl-C.
       const interruptible: CommandIo = { ...io, stderr: { write: (text: string) => ((signal.aborted = signal.aborted || text.startsWith("progress:")), true) } };
@@ -186,7 +258,7 @@ describe("the human-users command", () => {
     const database = await cliDatabase("sigint");
     try {
       const where = "databaseUrl" in database.target ? ["--database-url", database.target.databaseUrl] : ["--data-dir", database.target.dataDir];
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", file, ...where, "--org", "acme", "--create-org", "--progress-interval", "1"], {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", file, ...where, "--org", "acme", "--create-org", "--no-mail", "--progress-interval", "1"], {
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";

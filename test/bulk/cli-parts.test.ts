@@ -7,7 +7,7 @@ import { csvRecords, type CsvRecord } from "../../src/cli/csv.js";
 import { columnOfField, readHeader, requestFromCells } from "../../src/cli/csv-mapping.js";
 import { readLines } from "../../src/cli/lines.js";
 import { formatBar, formatDuration, formatProgressLine, progressView, type Progress } from "../../src/cli/progress.js";
-import { reportEntries } from "../../src/cli/report.js";
+import { existingEntry, failedEntries } from "../../src/cli/report.js";
 import { readRows, type Row } from "../../src/cli/rows.js";
 import { alreadyExists, internal, invalidRequest } from "../../src/core/errors/user-errors.js";
 import { scratchFolder } from "./support.js";
@@ -25,7 +25,7 @@ describe("arguments", () => {
   it("reads an import into PostgreSQL with every option", () => {
     const parsed = parseArguments([
       "import", "users.csv", "--database-url", "postgres://db/x", "--org", "acme", "--create-org", "--report", "r.jsonl",
-      "--report-existing", "--batch-size", "100", "--concurrency", "8", "--parallel-batches", "3", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
+      "--report-existing", "--dry-run", "--no-mail", "--batch-size", "100", "--concurrency", "8", "--parallel-batches", "3", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
     ]);
     expect(parsed).toEqual({
       kind: "import",
@@ -37,6 +37,8 @@ describe("arguments", () => {
         createOrg: true,
         reportPath: "r.jsonl",
         reportExisting: true,
+        dryRun: true,
+        noMail: true,
         batchSize: 100,
         concurrency: 8,
         parallelBatches: 3,
@@ -58,6 +60,8 @@ describe("arguments", () => {
         createOrg: false,
         reportPath: "users.txt.report.jsonl",
         reportExisting: false,
+        dryRun: false,
+        noMail: false,
         progressIntervalMs: 10_000,
         quiet: false,
       },
@@ -163,27 +167,33 @@ describe("CSV", () => {
 });
 
 describe("report lines", () => {
-  const row = { line: 7, usernameField: "email.email", fieldName: columnOfField };
+  const lines = [2, 3, 5];
+  const row = { line: 7, fieldName: columnOfField, lineOf: (index: number) => lines[index] };
 
   it("lists every field violation on its column", () => {
     const body = invalidRequest([
       { field: "profile.lastName", description: "must not be blank" },
       { field: "hashedPassword.value", description: "the password hash is not in a supported format" },
     ]);
-    expect(reportEntries(row, body)).toEqual([
+    expect(failedEntries(row, body)).toEqual([
       { line: 7, status: "failed", code: 3, error: "USER-1nv4", field: "lastName", reason: "must not be blank" },
       { line: 7, status: "failed", code: 3, error: "USER-1nv4", field: "passwordHash", reason: "the password hash is not in a supported format" },
     ]);
   });
 
-  it("counts a taken username as existing, on the field the username came from; other errors fail without a field", () => {
-    expect(reportEntries(row, alreadyExists("username"))).toEqual([
-      { line: 7, status: "exists", code: 6, error: "USER-n4m6", field: "email", reason: "the username is already taken" },
+  it("names a conflict's column and the earlier line or the stored user; other errors fail without a field", () => {
+    expect(failedEntries(row, alreadyExists("username"), { claim: "username", field: "email.email", earlierIndex: 2 })).toEqual([
+      { line: 7, status: "failed", code: 6, error: "USER-n4m6", field: "email", reason: "the username is already taken", earlierLine: 5 },
     ]);
-    expect(reportEntries(row, alreadyExists("idp_link"))).toEqual([
-      { line: 7, status: "failed", code: 6, error: "USER-l1n6", reason: "this identity provider account is already linked to a user" },
+    expect(failedEntries(row, alreadyExists("idp_link"), { claim: "idp_link", field: "idps[0].externalUserId", userId: "u-1" })).toEqual([
+      { line: 7, status: "failed", code: 6, error: "USER-l1n6", field: "idpExternalUserId", reason: "this identity provider account is already linked to a user", userId: "u-1" },
     ]);
-    expect(reportEntries(row, internal())).toEqual([{ line: 7, status: "failed", code: 13, error: "USER-1nt3", reason: "internal error" }]);
+    expect(failedEntries(row, internal())).toEqual([{ line: 7, status: "failed", code: 13, error: "USER-1nt3", reason: "internal error" }]);
+  });
+
+  it("lists a row already there with the earlier line or the stored user it is", () => {
+    expect(existingEntry(row, { earlierIndex: 0 })).toEqual({ line: 7, status: "exists", reason: "the same user is already there", earlierLine: 2 });
+    expect(existingEntry(row, { userId: "u-1" })).toEqual({ line: 7, status: "exists", reason: "the same user is already there", userId: "u-1" });
   });
 });
 

@@ -4,10 +4,15 @@ import { hashSync } from "bcryptjs";
 import type { FieldViolation } from "../../src/index.js";
 import { userRequest } from "./support.js";
 
-/** What should become of a row: imported, already there (its username was taken before), refused, or unreadable. */
+/**
+ * What should become of a row: imported; already there (the same request as an earlier imported
+ * row); a conflict (another earlier row holds its username); refused; or unreadable. `earlier` is
+ * the 0-based index of the earlier row.
+ */
 export type Expected =
   | { readonly kind: "imported" }
-  | { readonly kind: "exists" }
+  | { readonly kind: "exists"; readonly earlier: number }
+  | { readonly kind: "conflict"; readonly earlier: number }
   | { readonly kind: "invalid"; readonly violation: FieldViolation }
   | { readonly kind: "unreadable" };
 
@@ -35,12 +40,13 @@ const invalidKinds: readonly Invalid[] = [
 /**
  * `count` rows. Every 50th (from 7) is invalid in one of four ways, every 97th (from 5) repeats the
  * previous row's username in upper case (same batch), every 389th (from 11) repeats the username of
- * the row 600 before (an earlier batch), every 1000th (from 999) is not JSON. Whether a row is
- * imported or found existing follows from the rows before it, as a one-by-one import would decide.
+ * the row 600 before (an earlier batch: the same request when neither has a phone), every 1000th
+ * (from 999) is not JSON. Whether a row is imported, already there or a conflict follows from the
+ * rows before it: the same request is the same user, another one with a taken username a conflict.
  */
 export function generateUsers(count: number): GeneratedRow[] {
   const rows: GeneratedRow[] = [];
-  const taken = new Set<string>();
+  const taken = new Map<string, { readonly index: number; readonly text: string }>();
   for (let index = 0; index < count; index++) {
     const line = index + 1;
     if (index % 1000 === 999) {
@@ -53,14 +59,16 @@ export function generateUsers(count: number): GeneratedRow[] {
     const invalid = index % 50 === 7 ? invalidKinds[Math.floor(index / 50) % invalidKinds.length] : undefined;
     const hash = hashes[index % hashes.length] as string;
     const request = userRequest(userName, { hash, ...(index % 5 === 0 ? { phone: `+41 79 ${String(1_000_000 + index).slice(-7)}` } : {}), ...invalid?.options });
+    const text = JSON.stringify(request);
+    const holder = taken.get(userName.toLowerCase());
     let expected: Expected;
     if (invalid !== undefined) expected = { kind: "invalid", violation: invalid.violation };
-    else if (taken.has(userName.toLowerCase())) expected = { kind: "exists" };
+    else if (holder !== undefined) expected = { kind: holder.text === text ? "exists" : "conflict", earlier: holder.index };
     else {
-      taken.add(userName.toLowerCase());
+      taken.set(userName.toLowerCase(), { index, text });
       expected = { kind: "imported" };
     }
-    rows.push({ line, text: JSON.stringify(request), request, userName, expected });
+    rows.push({ line, text, request, userName, expected });
   }
   return rows;
 }

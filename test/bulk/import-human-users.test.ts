@@ -35,14 +35,14 @@ const mixed: readonly unknown[] = [
 ];
 
 describe("importHumanUsers on the memory store", () => {
-  it("answers every item in input order, each as importHumanUser answers it alone, the first of two equal usernames winning", async () => {
+  it("answers every item in input order, each as importHumanUser answers it alone, a second user with the first's username a conflict", async () => {
     const ports = bulkPorts();
     const outcomes = await collect(importHumanUsers(ports, mixed, adminInAcme, { batchSize: 3 }));
     expect(outcomes).toEqual([
       { index: 0, ok: importedBody() },
       { index: 1, error: await singleAnswer(mixed[1]) },
       { index: 2, error: await singleAnswer(mixed[2]) },
-      { index: 3, error: usernameTaken },
+      { index: 3, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 0 } },
       { index: 4, error: await singleAnswer(mixed[4]) },
       { index: 5, error: await singleAnswer(mixed[5]) },
       { index: 6, ok: importedBody() },
@@ -63,7 +63,9 @@ describe("importHumanUsers on the memory store", () => {
 
   it("answers the same whatever the batch size, concurrency and batches in flight", async () => {
     const duplicates = Array.from({ length: 40 }, (_, index) => userRequest(`user-${index % 13}`, { email: `u${index}@example.com` }));
-    const expected: BulkImportOutcome[] = duplicates.map((_, index) => (index < 13 ? { index, ok: importedBody() } : { index, error: usernameTaken }));
+    const expected: BulkImportOutcome[] = duplicates.map((_, index) =>
+      index < 13 ? { index, ok: importedBody() } : { index, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: index % 13 } },
+    );
     for (const options of [{ batchSize: 1, concurrency: 1, parallelBatches: 1 }, { batchSize: 7, concurrency: 3 }, { batchSize: 5, parallelBatches: 4 }, {}]) {
       const ports = bulkPorts();
       expect(await collect(importHumanUsers(ports, duplicates, adminInAcme, options))).toEqual(expected);
@@ -74,11 +76,11 @@ describe("importHumanUsers on the memory store", () => {
   it("takes an async iterable as well as an iterable", async () => {
     async function* requests() {
       yield userRequest("ann");
-      yield userRequest("ann");
+      yield userRequest("bob");
     }
     expect(await collect(importHumanUsers(bulkPorts(), requests(), adminInAcme))).toEqual([
       { index: 0, ok: importedBody() },
-      { index: 1, error: usernameTaken },
+      { index: 1, ok: importedBody() },
     ]);
   });
 
@@ -200,8 +202,13 @@ describe("importHumanUsers: how it writes", () => {
       },
     };
     const outcomes = await collect(importHumanUsers({ ...bulkPorts(), storage }, [userRequest("a"), userRequest("A"), userRequest("b")], adminInAcme));
-    expect(outcomes).toEqual([{ index: 0, ok: importedBody() }, { index: 1, error: usernameTaken }, { index: 2, ok: importedBody() }]);
-    expect(written).toEqual(["a", "A", "b"]);
+    expect(outcomes).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 0 } },
+      { index: 2, ok: importedBody() },
+    ]);
+    // The conflict is found before writing: it is never offered to the store.
+    expect(written).toEqual(["a", "b"]);
   });
 
   it("writes a refused batch again one user at a time, so one bad write fails only itself", async () => {
@@ -250,7 +257,7 @@ describe("importHumanUsers: how it writes", () => {
     expect(calls.claims).toBeLessThanOrEqual(4);
   });
 
-  it("a batch waits for an earlier batch still being written that wants one of its usernames", async () => {
+  it("a row wanting the username of a row in an earlier batch still being written is a conflict with that row", async () => {
     const { ports, store } = withBatchWrite(async (writes) => {
       // The first batch is slow: the second, wanting the same username, must not overtake it.
       if (writes[0]?.events[0]?.payload["userName"] === "first") await new Promise((resolve) => setTimeout(resolve, 50));
@@ -258,6 +265,11 @@ describe("importHumanUsers: how it writes", () => {
     });
     const requests = [userRequest("first"), userRequest("shared", { email: "one@example.com" }), userRequest("other"), userRequest("SHARED", { email: "two@example.com" })];
     const outcomes = await collect(importHumanUsers(ports, requests, adminInAcme, { batchSize: 2, parallelBatches: 2 }));
-    expect(outcomes).toEqual([{ index: 0, ok: importedBody() }, { index: 1, ok: importedBody() }, { index: 2, ok: importedBody() }, { index: 3, error: usernameTaken }]);
+    expect(outcomes).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, ok: importedBody() },
+      { index: 2, ok: importedBody() },
+      { index: 3, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 1 } },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { checkPassword } from "../../src/index.js";
 import { parsePasswordHash } from "../../src/passwords/index.js";
 import { loadVectors, type HashVector } from "../passwords/vectors.js";
 import { cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
+import { ANY_IMPORT_FINGERPRINT } from "./support/import-fixtures.js";
 
 const kinds = await storeKinds("vectors");
 
@@ -60,6 +61,7 @@ describe.each(kinds)("first login of each imported family on $name", (kind) => {
         email: `${userName}@acme.test`,
         encodedHash: vector.hash,
         changeRequired: false,
+        importFingerprint: ANY_IMPORT_FINGERPRINT,
       }),
       event(userId, 2, "user.human.email.verified"),
       event(userId, 3, "user.human.password.check.succeeded"),

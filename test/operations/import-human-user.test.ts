@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { importHumanUser } from "../../src/index.js";
 import { defaultPasswordHasher, verifyPassword } from "../../src/passwords/index.js";
 import {
+  ANY_IMPORT_FINGERPRINT,
   addedPayload,
   BCRYPT_HASH,
   BCRYPT_PASSWORD,
@@ -75,6 +76,7 @@ describe("importHumanUser: a successful import", () => {
           phone: "+41791234567",
           encodedHash: BCRYPT_HASH,
           changeRequired: true,
+          importFingerprint: ANY_IMPORT_FINGERPRINT,
         }),
         storedEvent(2, "user.human.email.verified", {}),
         storedEvent(3, "user.human.phone.verified", {}),

@@ -160,7 +160,7 @@ describe(`several writes in one host transaction (${database.label})`, () => {
       });
       expect(outcomes).toEqual([
         { index: 0, ok: importedBody() },
-        { index: 1, error: bulkUsernameTaken },
+        { index: 1, error: bulkUsernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 0 } },
         { index: 2, ok: importedBody() },
       ]);
       const snapshot = await subject.store.snapshot();

@@ -5,14 +5,22 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { limiter, type Limiter } from "../../shared/limiter.js";
 import type { UserDraft } from "../user-draft.js";
 import type { OperationContext } from "../context.js";
-import { importHumanUserCommand } from "../commands/import-human-user.js";
+import { claimKey, idpLinkClaim, usernameClaim } from "../claims.js";
+import type { Command, RequestObject } from "../commands/command.js";
+import { importHumanUserCommand, importUsernameField, importWithoutCodesCommand } from "../commands/import-human-user.js";
 import { portFailure } from "../commands/port-call.js";
 import { continueCommand, decideCommand, finishCommand, prepareCommand, type Decided, type PreparedCommand } from "../commands/runner.js";
+import { alreadyExists } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
+import { idpAccountKey } from "../rules/idp-account.js";
+import { importFingerprint } from "../users/import-fingerprint.js";
+import type { BulkImportOutcome } from "./bulk-outcome.js";
 import { bulkLookups } from "./bulk-lookups.js";
+import { judge, SourceClaims, storedHolder, type Clash, type Holder, type Verdict } from "./same-user.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
-import { writeOrder, type WriteOrder } from "./write-order.js";
+
+export type { BulkImportOutcome, ImportConflict, ImportHolder } from "./bulk-outcome.js";
 
 /** Anything with `aborted`, such as an `AbortSignal`. */
 export interface StopSignal {
@@ -25,11 +33,18 @@ export interface BulkImportOptions {
   readonly batchSize?: number;
   /** Users checked at the same time (validation, lookups, hashing of plain passwords). Default 64. */
   readonly concurrency?: number;
-  /**
-   * Batches written at the same time. Default 2. A batch that wants a claim (a username, an
-   * identity provider account) of an earlier batch still being written waits for it.
-   */
+  /** Batches written at the same time. Default 2. */
   readonly parallelBatches?: number;
+  /**
+   * Check everything (validation, hashes, conflicts within the source and with stored users) and
+   * write nothing: rows that would be imported answer `wouldImport`, the others as a real run would.
+   */
+  readonly dryRun?: boolean;
+  /**
+   * For hosts that send their own invitations: no initialization code, no phone code and no
+   * message of any kind is written.
+   */
+  readonly withoutCodes?: boolean;
   /**
    * Once aborted, no further item is read: the items already read are finished (written and
    * answered), then the outcomes end. Items never read get no outcome.
@@ -37,21 +52,19 @@ export interface BulkImportOptions {
   readonly signal?: StopSignal;
 }
 
-/** The answer for the item at `index` (0-based position in the source): `importHumanUser`'s body or error body. */
-export type BulkImportOutcome =
-  | { readonly index: number; readonly ok: ImportHumanUserResponse }
-  | { readonly index: number; readonly error: ErrorBody };
-
 /** Requests as `importHumanUser` takes them (parsed JSON bodies), each checked as it checks one. */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
 /** The options `importHumanUsers` uses for members left out. */
 export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
 
-/** One item checked and decided (steps 1 to 6), its append not written yet. */
+/** One item checked (steps 1 to 4), its claims and fingerprint, and its decision (an error when it was refused). */
 interface ReadyUser {
   readonly prepared: PreparedCommand<UserDraft, ImportHumanUserResponse>;
-  readonly decided: Decided<ImportHumanUserResponse>;
+  /** The username and identity-provider accounts it wants (its generated user id is not compared). */
+  readonly claims: readonly UniqueClaim[];
+  readonly fingerprint: string;
+  readonly decided: Result<Decided<ImportHumanUserResponse>, ErrorBody>;
 }
 
 type Prepared = Result<ReadyUser, ErrorBody>;
@@ -73,13 +86,18 @@ interface Run {
   /** The store's own user log, for writes: lookups go through `ports`, cached and coalesced. */
   readonly userLog: UserLog;
   readonly context: OperationContext;
+  readonly command: Command<UserDraft, ImportHumanUserResponse>;
   readonly batchSize: number;
   readonly preparing: Limiter;
   /** Separate from `preparing`: a written batch's deliveries must not queue behind the next batch's checks. */
   readonly finishing: Limiter;
   readonly signal: StopSignal | undefined;
   readonly parallelBatches: number;
-  readonly writeOrder: WriteOrder;
+  readonly dryRun: boolean;
+  /** The claims of the rows to be written so far, for comparing later rows with them. */
+  readonly sourceClaims: SourceClaims;
+  /** Settles once the previous chunk's rows are judged: rows are judged in input order. */
+  judged: Promise<void>;
   /** Set when the consumer stops iterating: nothing more is read. */
   closed: boolean;
 }
@@ -141,59 +159,147 @@ async function readChunk(run: Run, items: AsyncIterator<unknown> | Iterator<unkn
   return { firstIndex, preparations, last: false };
 }
 
-/** Steps 1 to 6 of `importHumanUser` for one item. Never rejects. */
+/** Steps 1 to 6 of `importHumanUser` for one item, with what it is compared by. Never rejects. */
 async function prepareItem(run: Run, request: unknown): Promise<Prepared> {
-  const prepared = await prepareCommand(run.ports, request, run.context, importHumanUserCommand);
+  const prepared = await prepareCommand(run.ports, request, run.context, run.command);
   if (prepared.isErr()) return err(prepared.error);
-  const decided = await decideCommand(run.ports, prepared.value, 1);
-  if (decided.isErr()) return err(decided.error);
-  if (decided.value.append === undefined) return err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
-  return ok({ prepared: prepared.value, decided: decided.value });
+  const { parsed: draft, organization } = prepared.value;
+  const claims = [usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
+  let decided = await decideCommand(run.ports, prepared.value, 1);
+  if (decided.isOk() && decided.value.append === undefined) decided = err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
+  // The decision's added event carries the fingerprint already: a digest per row, not two.
+  const added = decided.isOk() ? decided.value.append?.events[0]?.payload["importFingerprint"] : undefined;
+  const fingerprint = typeof added === "string" ? added : importFingerprint(draft, organization.id);
+  return ok({ prepared: prepared.value, claims, fingerprint, decided });
+}
+
+/** The request field a claim of the row comes from. */
+function fieldOf(request: RequestObject, claim: UniqueClaim): string {
+  if (claim.kind !== "idp_link") return importUsernameField(request);
+  const idps = request["idps"];
+  const links = Array.isArray(idps) ? (idps as readonly unknown[]) : [];
+  const at = links.findIndex((link) => {
+    const { configId, externalUserId } = (typeof link === "object" && link !== null ? link : {}) as Readonly<Record<string, unknown>>;
+    return typeof configId === "string" && typeof externalUserId === "string" && idpAccountKey({ idpId: configId, externalUserId }) === claim.key;
+  });
+  return `idps[${Math.max(at, 0)}].externalUserId`;
+}
+
+/** The answer of a row that is not new: already there, or a conflict naming the field and the holder. */
+function notNewOutcome(index: number, user: ReadyUser, verdict: Exclude<Verdict, { kind: "new" }>): BulkImportOutcome {
+  if (verdict.kind === "already-there") return { index, alreadyThere: verdict.holder };
+  const kind = verdict.claim.kind === "idp_link" ? "idp_link" : "username";
+  const conflict = { claim: kind, field: fieldOf(user.prepared.request, verdict.claim), ...verdict.holder } as const;
+  return { index, error: alreadyExists(kind), conflict };
+}
+
+/**
+ * The stored holders of every claim the chunk's users want, by claim key (one lookup for the
+ * chunk, then one per claim that is held); an error when the store could not say.
+ */
+async function storedHolders(run: Run, prepared: readonly Prepared[]): Promise<Result<ReadonlyMap<string, Holder>, ErrorBody>> {
+  const claims = new Map<string, UniqueClaim>();
+  for (const item of prepared) if (item.isOk()) for (const claim of item.value.claims) claims.set(claimKey(claim), claim);
+  const holders = new Map<string, Holder>();
+  if (claims.size === 0) return ok(holders);
+  let held: readonly UniqueClaim[];
+  try {
+    held = await run.ports.userLog.findHeldClaims([...claims.values()]);
+  } catch (cause) {
+    return err(portFailure(cause, "storage lookup of claims", run.ports.logger));
+  }
+  const found = await Promise.all(held.map((claim) => run.preparing.run(() => storedHolder(run.ports, claim))));
+  for (const [at, holder] of found.entries()) {
+    if (holder.isErr()) return err(holder.error);
+    const claim = held[at];
+    if (claim !== undefined && holder.value !== undefined) holders.set(claimKey(claim), holder.value);
+  }
+  return ok(holders);
+}
+
+/** The row's clashes: with an earlier row of the source first, else with a stored user. */
+function clashesOf(run: Run, user: ReadyUser, stored: ReadonlyMap<string, Holder>): Clash[] {
+  return user.claims.flatMap((claim) => {
+    const holder = run.sourceClaims.find(claim) ?? stored.get(claimKey(claim));
+    return holder === undefined ? [] : [{ claim, holder }];
+  });
+}
+
+/**
+ * A row the store refused for a claim another user took meanwhile (another process): already
+ * there or a conflict, as the holder says.
+ */
+async function heldAtWrite(run: Run, index: number, user: ReadyUser, claim: UniqueClaim): Promise<BulkImportOutcome> {
+  const holder = await storedHolder(run.ports, claim);
+  if (holder.isErr()) return { index, error: holder.error };
+  const verdict = judge(user.fingerprint, holder.value === undefined ? [] : [{ claim, holder: holder.value }]);
+  return verdict.kind === "new" ? { index, error: alreadyExists(claim.kind) } : notNewOutcome(index, user, verdict);
 }
 
 /**
  * Hands over the user's notifications and makes its body once the store has answered its append;
  * an append that must be decided again (a generated id taken meanwhile) goes on as `importHumanUser` would.
  */
-function answerWritten(run: Run, user: ReadyUser, written: WriteAnswer | undefined): Promise<Answer> {
-  if (written === undefined) return Promise.resolve(err(portFailure(new Error("no answer for a write"), "bulk import", run.ports.logger)));
-  if (written.isErr()) return Promise.resolve(err(written.error));
+function answerWritten(run: Run, index: number, user: ReadyUser, decided: Decided<ImportHumanUserResponse>, written: WriteAnswer | undefined): Promise<BulkImportOutcome> {
+  if (written === undefined) return Promise.resolve({ index, error: portFailure(new Error("no answer for a write"), "bulk import", run.ports.logger) });
+  if (written.isErr()) return Promise.resolve({ index, error: written.error });
+  const outcome = written.value;
+  if (!outcome.ok && outcome.reason === "claim-held" && outcome.conflict.kind !== "user_id") return heldAtWrite(run, index, user, outcome.conflict);
   return run.finishing.run(async () => {
-    const finish = await finishCommand(run.ports, run.runtime, user.decided, written.value);
-    return finish.retry ? continueCommand(run.ports, run.runtime, user.prepared, 2) : finish.answer;
+    const finish = await finishCommand(run.ports, run.runtime, decided, outcome);
+    return outcomeOf(index, finish.retry ? await continueCommand(run.ports, run.runtime, user.prepared, 2) : finish.answer);
   });
 }
 
-function claimsOf(prepared: readonly Prepared[]): UniqueClaim[] {
-  return prepared.flatMap((item) => (item.isOk() ? (item.value.decided.append?.claims ?? []) : []));
+/** What is to become of each row of a chunk, decided in input order. */
+type Plan = { readonly outcome: BulkImportOutcome } | { readonly write: { readonly user: ReadyUser; readonly decided: Decided<ImportHumanUserResponse> } };
+
+/** Judges the chunk's rows in input order against the source's earlier rows and the stored users, keeping the ones to write. */
+function planChunk(run: Run, chunk: Chunk, prepared: readonly Prepared[], stored: Result<ReadonlyMap<string, Holder>, ErrorBody>): Plan[] {
+  return prepared.map((item, offset): Plan => {
+    const index = chunk.firstIndex + offset;
+    if (item.isErr()) return { outcome: { index, error: item.error } };
+    if (stored.isErr()) return { outcome: { index, error: stored.error } };
+    const user = item.value;
+    const verdict = judge(user.fingerprint, clashesOf(run, user, stored.value));
+    if (verdict.kind !== "new") return { outcome: notNewOutcome(index, user, verdict) };
+    if (user.decided.isErr()) return { outcome: { index, error: user.decided.error } };
+    run.sourceClaims.add(user.claims, index, user.fingerprint);
+    return run.dryRun ? { outcome: { index, wouldImport: true } } : { write: { user, decided: user.decided.value } };
+  });
 }
 
-/** Writes the chunk's prepared users in one batch, when its turn comes, and answers every item of it in order; never rejects. */
+/** Judges the chunk's rows when their turn comes, writes the new ones in one batch, and answers every row in order; never rejects. */
 async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]> {
-  const preparing = Promise.all(chunk.preparations);
-  const writeOver = await run.writeOrder.admit(preparing.then(claimsOf));
-  const prepared = await preparing;
-  if (run.closed) {
-    // Nobody will read these answers any more: nothing is written for them.
-    writeOver();
-    return [];
-  }
+  const previous = run.judged;
+  let judged = (): void => undefined;
+  run.judged = new Promise<void>((resolve) => (judged = resolve));
+  let plans: Plan[];
   try {
-    const ready = prepared.flatMap((item) => (item.isOk() ? [item.value] : []));
-    let written: WriteAnswer[];
-    try {
-      written = await writeBatch(run.ports, run.userLog, ready.flatMap((user) => (user.decided.append === undefined ? [] : [user.decided.append])));
-    } finally {
-      writeOver();
-    }
-    let writeIndex = 0;
-    const answers = prepared.map((item): Promise<Answer> =>
-      item.isErr() ? Promise.resolve(err(item.error)) : answerWritten(run, item.value, written[writeIndex++]),
-    );
-    return (await Promise.all(answers)).map((answer, offset) => outcomeOf(chunk.firstIndex + offset, answer));
+    const prepared = await Promise.all(chunk.preparations);
+    const stored = await storedHolders(run, prepared);
+    await previous;
+    plans = planChunk(run, chunk, prepared, stored);
   } catch (cause) {
     const failure = portFailure(cause, "bulk import", run.ports.logger);
-    return prepared.map((_, offset) => ({ index: chunk.firstIndex + offset, error: failure }));
+    return chunk.preparations.map((_, offset) => ({ index: chunk.firstIndex + offset, error: failure }));
+  } finally {
+    judged();
+  }
+  // Nobody will read these answers any more: nothing is written for them.
+  if (run.closed) return [];
+  try {
+    const writes = plans.flatMap((plan) => ("write" in plan ? [plan.write] : []));
+    const written = await writeBatch(run.ports, run.userLog, writes.flatMap(({ decided }) => (decided.append === undefined ? [] : [decided.append])));
+    let writeIndex = 0;
+    return await Promise.all(
+      plans.map((plan, offset) =>
+        "outcome" in plan ? plan.outcome : answerWritten(run, chunk.firstIndex + offset, plan.write.user, plan.write.decided, written[writeIndex++]),
+      ),
+    );
+  } catch (cause) {
+    const failure = portFailure(cause, "bulk import", run.ports.logger);
+    return plans.map((_, offset) => ({ index: chunk.firstIndex + offset, error: failure }));
   }
 }
 
@@ -201,6 +307,8 @@ interface Settings {
   readonly batchSize: number;
   readonly concurrency: number;
   readonly parallelBatches: number;
+  readonly dryRun: boolean;
+  readonly withoutCodes: boolean;
   readonly signal: StopSignal | undefined;
 }
 
@@ -213,6 +321,8 @@ function settingsOf(options: unknown): Settings {
     batchSize: wholeNumber(number(given["batchSize"]), defaultBulkImportOptions.batchSize),
     concurrency: wholeNumber(number(given["concurrency"]), defaultBulkImportOptions.concurrency),
     parallelBatches: wholeNumber(number(given["parallelBatches"]), defaultBulkImportOptions.parallelBatches),
+    dryRun: given["dryRun"] === true,
+    withoutCodes: given["withoutCodes"] === true,
     signal: typeof signal === "object" && signal !== null ? (signal as StopSignal) : undefined,
   };
 }
@@ -240,12 +350,15 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
       runtime,
       userLog: host.userLog,
       context,
+      command: settings.withoutCodes ? importWithoutCodesCommand : importHumanUserCommand,
       batchSize: settings.batchSize,
       preparing: limiter(settings.concurrency),
       finishing: limiter(settings.concurrency),
       signal: settings.signal,
       parallelBatches: settings.parallelBatches,
-      writeOrder: writeOrder(),
+      dryRun: settings.dryRun,
+      sourceClaims: new SourceClaims(),
+      judged: Promise.resolve(),
       closed: false,
     });
   } catch (cause) {
@@ -254,18 +367,8 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
 }
 
 /**
- * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in input
- * order as `{ index, ok }` or `{ index, error }` with the same bodies `importHumanUser` gives.
- *
- * Reads at most `parallelBatches + 1` batches ahead of the consumer, so memory stays bounded
- * whatever the input's size. Users are checked `concurrency` at a time and written `batchSize` at
- * a time, through the user log's `appendNewUsers` when it has one; of two items claiming one username,
- * the first in input order wins and the other answers 6, in the same batch or not. One bad item
- * never fails its neighbours. Never throws or rejects: ports that fail the configuration check
- * answer 9 at index 0; a port failure answers 13 or 14 for the items it touched; an option or the
- * stop signal that throws when read, and a source that throws or gives something that is not an
- * iterator or an iterator result, end the outcomes with a code-13 answer at the position it
- * failed at. Options that are not an object, and members that are not usable numbers, are the defaults.
+ * The bulk import behind `importHumanUsers` (src/operations, where its answers are documented):
+ * batches read ahead, users checked in parallel, judged in input order, written batch by batch.
  */
 export async function* runBulkImport(
   ports: Ports,

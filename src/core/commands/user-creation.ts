@@ -10,6 +10,7 @@ import { alreadyExists, identityProviderNotFound, reservedDomain } from "../erro
 import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { usernameDomain } from "../rules/username.js";
+import { importFingerprint } from "../users/import-fingerprint.js";
 import { parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
 import { encryptSecret } from "../secrets/encrypt.js";
@@ -31,6 +32,11 @@ export interface CreationExtras {
 /** The rules that need storage, in the order ZITADEL checks them; then the events, claims and notifications. */
 export interface CreationSpec<TResponse> {
   readonly kind: CreationKind;
+  /**
+   * An import for a host that sends its own invitations: no initialization code, no phone code and
+   * no message of any kind (a passwordless link asked for is still made).
+   */
+  readonly withoutCodes?: boolean;
   /** The field a refused username is reported on. */
   usernameField(input: DecideInput<UserDraft>): string;
   respond(facts: AppendFacts, extras: CreationExtras): TResponse;
@@ -141,11 +147,20 @@ interface Plan {
 }
 
 /** Every event and notification of one new user. */
-async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: DecideInput<UserDraft>, userId: string, encodedHash: string | undefined): Promise<Result<Plan, string>> {
+async function planCreation<TResponse>(
+  ports: ResolvedPorts,
+  spec: CreationSpec<TResponse>,
+  input: DecideInput<UserDraft>,
+  userId: string,
+  encodedHash: string | undefined,
+): Promise<Result<Plan, string>> {
   const { parsed: draft, organization, now } = input;
   const { config } = ports;
+  const { kind } = spec;
+  const issuesCodes = spec.withoutCodes !== true;
   const createdAt = rfc3339(now);
-  const events: UserEventDraft[] = [{ type: "user.human.added", payload: addedPayload(draft, encodedHash) }];
+  const fingerprint = kind === "import" ? importFingerprint(draft, organization.id) : undefined;
+  const events: UserEventDraft[] = [{ type: "user.human.added", payload: addedPayload(draft, encodedHash, fingerprint) }];
   const notifications: OutboxNotification[] = [];
   const extras: { emailCode?: string; phoneCode?: string; passwordlessLink?: NonNullable<CreationExtras["passwordlessLink"]> } = {};
 
@@ -182,7 +197,7 @@ async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: Dec
       notify("email.verification", email.address, code, link(template.value, code.plain));
     }
   }
-  if (kind === "import" && (!email.verified || draft.password === undefined)) {
+  if (kind === "import" && issuesCodes && (!email.verified || draft.password === undefined)) {
     const code = issueCode(ports, "init", now);
     events.push({ type: "user.human.initialization.code.added", payload: code.stored });
     const template = configured(config?.initializationUrlTemplate, DEFAULT_TEMPLATES.initialization);
@@ -193,7 +208,7 @@ async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: Dec
   const { phone } = draft;
   if (phone !== undefined) {
     if (phone.verified) events.push({ type: "user.human.phone.verified", payload: {} });
-    else {
+    else if (issuesCodes) {
       const code = issueCode(ports, "phone", now);
       const returned = phone.codeDelivery === "return";
       events.push({ type: "user.human.phone.code.added", payload: { ...code.stored, ...(returned ? { codeReturned: true } : {}) } });
@@ -228,7 +243,7 @@ async function planCreation(ports: ResolvedPorts, kind: CreationKind, input: Dec
   return ok({ events, notifications, extras });
 }
 
-function addedPayload(draft: UserDraft, encodedHash: string | undefined): HumanAdded {
+function addedPayload(draft: UserDraft, encodedHash: string | undefined, fingerprint: string | undefined): HumanAdded {
   const { profile } = draft;
   return {
     userName: draft.username,
@@ -241,6 +256,7 @@ function addedPayload(draft: UserDraft, encodedHash: string | undefined): HumanA
     email: draft.email.address,
     ...(draft.phone !== undefined ? { phone: draft.phone.number } : {}),
     ...(encodedHash !== undefined ? { encodedHash, changeRequired: draft.password?.changeRequired === true } : {}),
+    ...(fingerprint !== undefined ? { importFingerprint: fingerprint } : {}),
   };
 }
 
@@ -266,7 +282,7 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
   }
   const encodedHash = await storedPasswordHash(ports, draft);
   if (encodedHash.isErr()) return err(encodedHash.error);
-  const plan = await planCreation(ports, spec.kind, input, userId.value, encodedHash.value);
+  const plan = await planCreation(ports, spec, input, userId.value, encodedHash.value);
   if (plan.isErr()) return err(portFailure(new Error(plan.error), "link configuration", ports.logger));
   const { events, notifications, extras } = plan.value;
   return ok({

@@ -26,6 +26,11 @@ export type HumanAdded = {
   readonly phone?: string;
   readonly encodedHash?: string;
   readonly changeRequired?: boolean;
+  /**
+   * Set by an import (see `importFingerprint`): what a later bulk import compares to tell the same
+   * user from another. Absent in users created otherwise and in events written before it existed.
+   */
+  readonly importFingerprint?: string;
 };
 
 export type Empty = Readonly<Record<string, never>>;

@@ -152,6 +152,7 @@ function added(payload: UserEventPayloads["user.human.added"], event: StoredEven
     passkeys: {},
     idpLinks: [],
     metadata: {},
+    ...(typeof payload.importFingerprint === "string" ? { importFingerprint: payload.importFingerprint } : {}),
   };
 }
 

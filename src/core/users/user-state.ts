@@ -103,4 +103,6 @@ export interface UserState {
   readonly totp?: { readonly secret: { readonly algorithm: string; readonly keyId: string; readonly crypted: string }; readonly verified: boolean };
   /** Base64 values by key. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** The fingerprint of the request it was imported with (see `importFingerprint`); absent when it was not imported. */
+  readonly importFingerprint?: string;
 }

@@ -15,7 +15,7 @@ function request(index: number): Record<string, unknown> {
 async function importAll(run: AsyncGenerator<BulkImportOutcome>): Promise<string[]> {
   const ids: string[] = [];
   for await (const outcome of run) {
-    if ("error" in outcome) throw new Error(`user ${outcome.index} was not imported: ${outcome.error.message}`);
+    if (!("ok" in outcome)) throw new Error(`user ${outcome.index} was not imported: ${JSON.stringify(outcome)}`);
     ids.push(outcome.ok.userId);
   }
   return ids;

@@ -1,6 +1,7 @@
 // Operation B fixtures: ports whose codes, ids, hashes and messages are all predictable, so that
 // bodies, events, outbox records and messages can be asserted whole.
 import { createHash, createHmac, pbkdf2Sync } from "node:crypto";
+import { expect } from "vitest";
 import type { HumanUsersConfig, PasswordHasher, Ports, RandomSource, SmsMessage, SmsSender } from "../../../src/index.js";
 import { NOW as NOW_TIME, testKeys, testPorts, type TestPorts } from "./ports.js";
 
@@ -137,8 +138,12 @@ export function initLink(origin: string, userId: string, code: string, orgId: st
 }
 
 /** The user.human.added payload of `minimalImport()`, with `changes` over it. */
+/** Any import fingerprint (`v1.` and a base64url SHA-256): what it compares is tested in test/bulk. */
+export const ANY_IMPORT_FINGERPRINT = expect.stringMatching(/^v1\.[A-Za-z0-9_-]{43}$/) as unknown as string;
+
 export function addedPayload(changes: Record<string, unknown> = {}): Record<string, unknown> {
   return {
+    importFingerprint: ANY_IMPORT_FINGERPRINT,
     userName: "ann@acme.test",
     firstName: "Ann",
     lastName: "Lee",

@@ -1,0 +1,71 @@
+import { err, ok, type Result } from "neverthrow";
+import type { UniqueClaim } from "../../ports/user-log.js";
+import type { ErrorBody } from "../../shared/error-body.js";
+import { claimKey } from "../claims.js";
+import { callPort } from "../commands/port-call.js";
+import type { ResolvedPorts } from "../resolved-ports.js";
+import { foldUser } from "../users/fold-user.js";
+import type { ImportHolder } from "./bulk-outcome.js";
+
+/** Who holds a claim, and the fingerprint it was imported with (undefined: not imported). */
+export interface Holder {
+  readonly at: ImportHolder;
+  readonly fingerprint: string | undefined;
+}
+
+export interface Clash {
+  readonly claim: UniqueClaim;
+  readonly holder: Holder;
+}
+
+/** What a row is, given the holders of the claims it wants. */
+export type Verdict =
+  | { readonly kind: "new" }
+  | { readonly kind: "already-there"; readonly holder: ImportHolder }
+  | { readonly kind: "conflict"; readonly claim: UniqueClaim; readonly holder: ImportHolder };
+
+function sameHolder(a: ImportHolder, b: ImportHolder): boolean {
+  return "userId" in a ? "userId" in b && a.userId === b.userId : "earlierIndex" in b && a.earlierIndex === b.earlierIndex;
+}
+
+/**
+ * A row whose claims nobody holds is new. It is already there when one holder holds every claim
+ * it clashes on and was imported with the row's fingerprint; otherwise it is a conflict, named
+ * after the first clash that is not that same user.
+ */
+export function judge(fingerprint: string, clashes: readonly Clash[]): Verdict {
+  const [first] = clashes;
+  if (first === undefined) return { kind: "new" };
+  const differing = clashes.find((clash) => clash.holder.fingerprint !== fingerprint || !sameHolder(clash.holder.at, first.holder.at));
+  if (differing === undefined) return { kind: "already-there", holder: first.holder.at };
+  return { kind: "conflict", claim: differing.claim, holder: differing.holder.at };
+}
+
+/**
+ * The claims of the rows of one import that are to be written, by claim key, with the row's index
+ * and fingerprint: how a row is compared with the earlier rows of its own source, whether they are
+ * written yet or not (a dry run writes none). About 370 bytes per such row (measured, 200,000 rows).
+ */
+export class SourceClaims {
+  readonly #rows = new Map<string, Holder>();
+
+  find(claim: UniqueClaim): Holder | undefined {
+    return this.#rows.get(claimKey(claim));
+  }
+
+  add(claims: readonly UniqueClaim[], index: number, fingerprint: string): void {
+    const holder: Holder = { at: { earlierIndex: index }, fingerprint };
+    for (const claim of claims) this.#rows.set(claimKey(claim), holder);
+  }
+}
+
+/** The stored user holding `claim`, with its import fingerprint; undefined when nobody holds it (any more). */
+export async function storedHolder(ports: ResolvedPorts, claim: UniqueClaim): Promise<Result<Holder | undefined, ErrorBody>> {
+  const holderId = await callPort("storage lookup of a claim holder", ports.logger, () => ports.userLog.findClaimHolder(claim));
+  if (holderId.isErr()) return err(holderId.error);
+  if (holderId.value === undefined) return ok(undefined);
+  const userId = holderId.value;
+  const events = await callPort("storage read of a user", ports.logger, () => ports.userLog.loadEvents(userId));
+  if (events.isErr()) return err(events.error);
+  return ok({ at: { userId }, fingerprint: foldUser(events.value)?.importFingerprint });
+}

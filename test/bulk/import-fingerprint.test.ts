@@ -1,0 +1,60 @@
+// What the import fingerprint compares: every field of the normalized request and the
+// organization, a password hash as given, but never a plain password's text.
+import { describe, expect, it } from "vitest";
+import type { UserDraft } from "../../src/core/user-draft.js";
+import { foldUser } from "../../src/core/users/fold-user.js";
+import { importFingerprint } from "../../src/core/users/import-fingerprint.js";
+import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
+
+const draft: UserDraft = {
+  username: "ann",
+  profile: { givenName: "Ann", familyName: "Lee", nickName: "", displayName: "Ann Lee", preferredLanguage: "und", gender: "GENDER_UNSPECIFIED" },
+  email: { address: "ann@acme.test", verified: true, codeDelivery: "none" },
+  metadata: [],
+  password: { kind: "hashed", encoded: BCRYPT_HASH, changeRequired: false },
+  idpLinks: [{ idpId: "idp-global", externalUserId: "ann-1", displayName: "" }],
+  passwordlessRegistration: false,
+};
+
+describe("importFingerprint", () => {
+  it("is the same for the same request and organization, and never holds the request's text", () => {
+    expect(importFingerprint({ ...draft }, "acme")).toBe(importFingerprint(draft, "acme"));
+    expect(importFingerprint(draft, "acme")).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("changes with the organization and with every field it compares", () => {
+    const variants: UserDraft[] = [
+      { ...draft, username: "Ann" },
+      { ...draft, profile: { ...draft.profile, givenName: "Anne" } },
+      { ...draft, profile: { ...draft.profile, familyName: "Li" } },
+      { ...draft, profile: { ...draft.profile, nickName: "annie" } },
+      { ...draft, profile: { ...draft.profile, displayName: "A. Lee" } },
+      { ...draft, profile: { ...draft.profile, preferredLanguage: "de" } },
+      { ...draft, profile: { ...draft.profile, gender: "GENDER_FEMALE" } },
+      { ...draft, email: { ...draft.email, address: "other@acme.test" } },
+      { ...draft, email: { ...draft.email, verified: false } },
+      { ...draft, phone: { number: "+41791234567", verified: true, codeDelivery: "none" } },
+      { ...draft, password: { kind: "hashed", encoded: `${BCRYPT_HASH.slice(0, -1)}x`, changeRequired: false } },
+      { ...draft, password: { kind: "hashed", encoded: BCRYPT_HASH, changeRequired: true } },
+      { ...draft, password: { kind: "plain", plain: "Correct-Horse-1", changeRequired: false } },
+      { ...draft, idpLinks: [] },
+      { ...draft, idpLinks: [{ idpId: "idp-global", externalUserId: "ann-2", displayName: "" }] },
+      { ...draft, passwordlessRegistration: true },
+    ];
+    const prints = [importFingerprint(draft, "acme"), importFingerprint(draft, "globex"), ...variants.map((variant) => importFingerprint(variant, "acme"))];
+    expect(new Set(prints).size).toBe(prints.length);
+  });
+
+  it("compares a plain password only as being one: its text is not in the digest", () => {
+    const plain = (text: string): UserDraft => ({ ...draft, password: { kind: "plain", plain: text, changeRequired: false } });
+    expect(importFingerprint(plain("Correct-Horse-1"), "acme")).toBe(importFingerprint(plain("Other-Secret-2"), "acme"));
+  });
+
+  it("is folded from the added event, and absent from users whose added event has none (created, or imported before it existed)", () => {
+    const added = (payload: Record<string, string>) => [
+      { type: "user.human.added", aggregateId: "u-1", orgId: "acme", sequence: 1, createdAt: "2026-03-04T05:06:07Z", payload: { userName: "ann", ...payload } },
+    ];
+    expect(foldUser(added({ importFingerprint: "v1.abc" }))?.importFingerprint).toBe("v1.abc");
+    expect(foldUser(added({}))).not.toHaveProperty("importFingerprint");
+  });
+});

@@ -1,0 +1,132 @@
+// A row is "already there" only when it is the same user as one imported before (same import
+// fingerprint), by an earlier row of the source or an earlier import; any other clash on the
+// username or an identity-provider account is a conflict (code 6) naming the field and the holder.
+import { describe, expect, it } from "vitest";
+import { alreadyExists } from "../../src/core/errors/user-errors.js";
+import { createHumanUser, importHumanUsers, type BulkImportOutcome } from "../../src/index.js";
+import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
+
+const ann = userRequest("ann", { email: "ann@acme.test" });
+const otherAnn = userRequest("ann", { email: "other@acme.test" });
+
+function withIdp(request: Record<string, unknown>, externalUserId: string): Record<string, unknown> {
+  return { ...request, idps: [{ configId: "idp-global", externalUserId }] };
+}
+
+/** The id of each imported row, in input order. */
+function importedIds(outcomes: readonly BulkImportOutcome[]): string[] {
+  return outcomes.flatMap((outcome) => ("ok" in outcome ? [outcome.ok.userId] : []));
+}
+
+describe("importHumanUsers: the same user or a conflict", () => {
+  it("answers a second person with the first one's username as a conflict with that row, and imports only the first", async () => {
+    const ports = bulkPorts();
+    expect(await collect(importHumanUsers(ports, [ann, otherAnn], adminInAcme))).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 0 } },
+    ]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["ann"]);
+  });
+
+  it("answers the same person twice in one source as one user, the second row already there", async () => {
+    const ports = bulkPorts();
+    expect(await collect(importHumanUsers(ports, [ann, userRequest("bob"), { ...ann }], adminInAcme, { batchSize: 2 }))).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, ok: importedBody() },
+      { index: 2, alreadyThere: { earlierIndex: 0 } },
+    ]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["ann", "bob"]);
+  });
+
+  it("counts every row of a finished import as already there when it runs again, and writes nothing", async () => {
+    const ports = bulkPorts();
+    const requests = [ann, userRequest("bob"), withIdp(userRequest("cy"), "cy-at-idp")];
+    const ids = importedIds(await collect(importHumanUsers(ports, requests, adminInAcme)));
+    const before = ports.storage.snapshot();
+    expect(await collect(importHumanUsers(ports, requests, adminInAcme))).toEqual(ids.map((userId, index) => ({ index, alreadyThere: { userId } })));
+    expect(ports.storage.snapshot()).toEqual(before);
+  });
+
+  it("answers a second person with a stored user's username, from another source, as a conflict with that user", async () => {
+    const ports = bulkPorts();
+    const [annId] = importedIds(await collect(importHumanUsers(ports, [ann], adminInAcme)));
+    expect(await collect(importHumanUsers(ports, [userRequest("dee"), otherAnn], adminInAcme))).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: annId } },
+    ]);
+  });
+
+  it("answers a row whose username a user made by createHumanUser holds as a conflict, even with the same details", async () => {
+    const ports = bulkPorts();
+    const created = await createHumanUser(ports, { username: "ann", profile: { givenName: "Ada", familyName: "Lovelace" }, email: { email: "ann@acme.test", isVerified: true } }, adminInAcme);
+    const userId = created.isOk() ? created.value.userId : "";
+    expect(await collect(importHumanUsers(ports, [ann], adminInAcme))).toEqual([
+      { index: 0, error: usernameTaken, conflict: { claim: "username", field: "userName", userId } },
+    ]);
+  });
+
+  it("names the username's field as the email when the username comes from it", async () => {
+    const fromEmail = (lastName: string) => {
+      const { userName: _none, ...rest } = userRequest("x", { email: "eve@acme.test", lastName });
+      return rest;
+    };
+    expect(await collect(importHumanUsers(bulkPorts(), [fromEmail("One"), fromEmail("Two")], adminInAcme))).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, error: usernameTaken, conflict: { claim: "username", field: "email.email", earlierIndex: 0 } },
+    ]);
+  });
+
+  it("answers two people with one identity-provider account as a conflict on that link, in the source and against stored users", async () => {
+    const ports = bulkPorts();
+    const first = withIdp(userRequest("fay"), "shared-account");
+    const second = { ...withIdp(userRequest("gus"), "other-account"), idps: [{ configId: "idp-global", externalUserId: "own" }, { configId: "idp-global", externalUserId: "shared-account" }] };
+    const idpTaken = alreadyExists("idp_link");
+    const outcomes = await collect(importHumanUsers(ports, [first, second], adminInAcme));
+    expect(outcomes).toEqual([
+      { index: 0, ok: importedBody("3") },
+      { index: 1, error: idpTaken, conflict: { claim: "idp_link", field: "idps[1].externalUserId", earlierIndex: 0 } },
+    ]);
+    const [fayId] = importedIds(outcomes);
+    expect(await collect(importHumanUsers(ports, [second], adminInAcme))).toEqual([
+      { index: 0, error: idpTaken, conflict: { claim: "idp_link", field: "idps[1].externalUserId", userId: fayId } },
+    ]);
+  });
+
+  it("answers a row the store refuses because another writer took its username meanwhile by what that user is", async () => {
+    const ports = bulkPorts();
+    let racingIds = 0;
+    const racing = bulkPorts({ storage: ports.storage, ids: { next: () => `racer-${++racingIds}` } });
+    const store = ports.storage;
+    let raced = false;
+    const storage = {
+      ...store,
+      userLog: {
+        ...store.userLog,
+        // Another process imports the other ann between the lookup and the write.
+        appendNewUsers: async (appends: Parameters<typeof store.userLog.appendNewUsers>[0]) => {
+          if (!raced) {
+            raced = true;
+            await collect(importHumanUsers(racing, [otherAnn], adminInAcme));
+          }
+          return store.userLog.appendNewUsers(appends);
+        },
+      },
+    };
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, [ann], adminInAcme));
+    expect(outcomes).toEqual([{ index: 0, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: "racer-1" } }]);
+  });
+});
+
+describe("importHumanUsers: a dry run", () => {
+  it("answers as the real run does, rows to import as wouldImport, and writes nothing", async () => {
+    const ports = bulkPorts();
+    await collect(importHumanUsers(ports, [userRequest("stored")], adminInAcme));
+    const before = ports.storage.snapshot();
+    const requests = [ann, otherAnn, { ...ann }, userRequest("stored"), userRequest("bad", { lastName: " " }), userRequest("new")];
+    const dry = await collect(importHumanUsers(ports, requests, adminInAcme, { dryRun: true }));
+    expect(ports.storage.snapshot()).toEqual(before);
+    const real = await collect(importHumanUsers(ports, requests, adminInAcme));
+    expect(dry).toEqual(real.map((outcome) => ("ok" in outcome ? { index: outcome.index, wouldImport: true } : outcome)));
+    expect(dry.map((outcome) => Object.keys(outcome)[1])).toEqual(["wouldImport", "error", "alreadyThere", "alreadyThere", "error", "wouldImport"]);
+  });
+});
