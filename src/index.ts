@@ -1,3 +1,8 @@
+/**
+ * The functions (createHumanUser, importHumanUser, getUser, ...), the in-memory store and mailer, the clocks, the error helpers, the notification delivery and the port types. Guides: docs/ in the repository.
+ *
+ * @module human-users
+ */
 // The root entry: the operations, the in-memory adapters, the clocks, the error helpers and the
 // public types. Other adapters and modules have entries of their own: `human-users/passwords`,
 // `human-users/postgres`, `human-users/pglite`, `human-users/smtp`, `human-users/http`,

@@ -146,6 +146,7 @@ export interface PasswordResetRequest {
   readonly returnCode?: Record<string, never>;
 }
 
+/** `unlockUser`'s request (the v2 `UnlockUserRequest`). */
 export interface UnlockUserRequest {
   readonly userId: string;
 }
@@ -157,6 +158,7 @@ export interface CreatePasskeyRegistrationLinkRequest {
   readonly returnCode?: Record<string, never>;
 }
 
+/** Which kind of authenticator `registerPasskey` asks the browser for. */
 export type PasskeyAuthenticator = "PASSKEY_AUTHENTICATOR_UNSPECIFIED" | "PASSKEY_AUTHENTICATOR_PLATFORM" | "PASSKEY_AUTHENTICATOR_CROSS_PLATFORM";
 
 /** ZITADEL's `RegisterPasskey`: with the code of a registration link as the proof, or by a requester allowed to write the user. */

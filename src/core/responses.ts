@@ -19,6 +19,7 @@ export interface CreateHumanUserResponse {
   readonly phoneCode?: string;
 }
 
+/** The passwordless registration link `importHumanUser` returns when asked for one. */
 export interface PasswordlessRegistration {
   readonly link: string;
   /** Protobuf JSON duration, e.g. `"3600s"`. */
@@ -126,12 +127,14 @@ export interface CheckPasswordResponse {
 /** `setPassword` answers the change's details. */
 export type SetPasswordResponse = ChangeResponse;
 
+/** `passwordReset`'s answer. */
 export interface PasswordResetResponse {
   readonly details: ChangeDetails;
   /** Only when `returnCode` was asked for. */
   readonly verificationCode?: string;
 }
 
+/** `unlockUser` answers the change's details. */
 export type UnlockUserResponse = ChangeResponse;
 
 /** A passwordless registration code: what `registerPasskey` takes as its proof. */
@@ -140,12 +143,14 @@ export interface PasskeyRegistrationCode {
   readonly code: string;
 }
 
+/** `createPasskeyRegistrationLink`'s answer. */
 export interface CreatePasskeyRegistrationLinkResponse {
   readonly details: ChangeDetails;
   /** Only when `returnCode` was asked for. */
   readonly code?: PasskeyRegistrationCode;
 }
 
+/** `registerPasskey`'s answer: the options the browser creates the credential from. */
 export interface RegisterPasskeyResponse {
   readonly details: ChangeDetails;
   readonly passkeyId: string;
@@ -153,4 +158,5 @@ export interface RegisterPasskeyResponse {
   readonly publicKeyCredentialCreationOptions: JsonObject;
 }
 
+/** `verifyPasskeyRegistration` answers the change's details. */
 export type VerifyPasskeyRegistrationResponse = ChangeResponse;

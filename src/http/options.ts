@@ -21,6 +21,7 @@ export interface HandlerOptions<R> {
   readonly basePath?: string;
 }
 
+/** `createFetchHandler`'s options: how it authenticates a Fetch `Request`, builds links and bounds bodies. */
 export type FetchHandlerOptions = HandlerOptions<Request>;
 
 /** A Fetch API handler: the shape Bun.serve, Deno.serve, edge runtimes and most frameworks take. */

@@ -12,9 +12,11 @@ import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } 
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
 import { tracedOutbox } from "./traced-outbox.js";
 
+/** The ports delivery needs: storage, mailer and clock, and optionally the others it uses. */
 export type DeliveryPorts = Pick<Ports, "storage" | "mailer" | "clock"> &
   Partial<Pick<Ports, "sms" | "logger" | "random" | "config" | "telemetry">>;
 
+/** Which notifications `deliverPendingNotifications` sends. */
 export interface DeliverOptions {
   /** Deliver only these notifications (the ones a write just produced). Default: every due one. */
   readonly ids?: readonly string[];

@@ -8,6 +8,7 @@ import { chooseTemplate } from "./language.js";
 import { fillTemplate, type MessageValues } from "./placeholders.js";
 import { describeValidity } from "./validity.js";
 
+/** A notification made ready to send: a mail message or an SMS. */
 export type RenderedNotification =
   | { readonly channel: "mail"; readonly message: MailMessage }
   | { readonly channel: "sms"; readonly message: SmsMessage };

@@ -15,6 +15,7 @@ export interface RetryingDelivery extends FailedDelivery {
   readonly retryAt: string;
 }
 
+/** Where a delivery round failed outside a single message. */
 export type DeliveryErrorStage = "lease" | "markDelivered" | "markFailed" | "internal";
 
 /**

@@ -1,7 +1,9 @@
 import type { DeliverySettings, HumanUsersConfig } from "../ports/config.js";
 
+/** Every delivery setting, the configured ones over the defaults. */
 export type ResolvedDeliverySettings = Required<DeliverySettings>;
 
+/** The delivery settings used for members `config.delivery` leaves out. */
 export const defaultDeliverySettings: ResolvedDeliverySettings = {
   maxAttempts: 10,
   initialBackoffSeconds: 30,

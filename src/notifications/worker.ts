@@ -2,6 +2,7 @@ import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
 import { leasedCount, mergeReports, type DeliveryReport } from "./report.js";
 import { resolveDeliverySettings } from "./settings.js";
 
+/** How often `startNotificationWorker` delivers, and who hears each round's report. */
 export interface NotificationWorkerOptions {
   /** Pause between rounds, in milliseconds. Default 5000. */
   readonly intervalMs?: number;
@@ -9,6 +10,7 @@ export interface NotificationWorkerOptions {
   readonly onReport?: (report: DeliveryReport) => void;
 }
 
+/** A running notification worker. */
 export interface NotificationWorker {
   /**
    * Stops polling, waits for the round in progress, then delivers whatever is due one last time.
@@ -17,6 +19,7 @@ export interface NotificationWorker {
   stop(): Promise<DeliveryReport>;
 }
 
+/** The worker's pause between rounds when `intervalMs` is not given. */
 export const defaultWorkerIntervalMs = 5000;
 
 /** A store handing out the same notifications forever must not trap a round: it ends after this many batches. */

@@ -35,6 +35,7 @@ export interface HashBounds {
   readonly maxEstimatedCostMs: number;
 }
 
+/** The cost bounds used for every member a host leaves out (see the table in docs/passwords-and-migration.md). */
 export const defaultHashBounds: HashBounds = Object.freeze({
   bcryptMinCost: 4,
   bcryptMaxCost: 15,

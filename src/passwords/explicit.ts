@@ -13,6 +13,7 @@ import { scryptN } from "./formats/scrypt.js";
 import { malformed, type HashRejection } from "./rejection.js";
 import { verifyParsedPassword, type PasswordVerification, type VerifyPasswordOptions } from "./verify.js";
 
+/** The digests a hash without a prefix may use. */
 export type ExplicitDigest = "md5" | "sha1" | "sha224" | "sha256" | "sha384" | "sha512";
 /** Hex is accepted in one case, lower or upper; base64 is standard, padding optional. */
 export type ExplicitEncoding = "hex" | "base64";

@@ -1,3 +1,8 @@
+/**
+ * Password hashes on their own: parse, verify and create them, in every format `importHumanUser` accepts. See docs/passwords-and-migration.md.
+ *
+ * @module human-users/passwords
+ */
 export { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 export type { HashRejection, HashRejectionReason } from "./rejection.js";
 export type { ParsedPasswordHash, PasswordHashFamily } from "./parsed.js";

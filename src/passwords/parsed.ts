@@ -22,4 +22,5 @@ export type ParsedPasswordHash =
   | SaltedDigestHash
   | HmacHash;
 
+/** The family of a parsed hash (`bcrypt`, `argon2`, `scrypt`, ...). */
 export type PasswordHashFamily = ParsedPasswordHash["family"];

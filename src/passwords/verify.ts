@@ -22,6 +22,7 @@ export function parsePasswordHash(encoded: string, bounds: Partial<HashBounds> =
   return parseSyntax(encoded).andThen((parsed) => withinBounds(parsed, resolved));
 }
 
+/** How `verifyPassword` bounds costs and which hasher counts as current. */
 export interface VerifyPasswordOptions {
   /** Cost bounds; missing members take their defaults. Default: `defaultHashBounds`. */
   readonly bounds?: Partial<HashBounds>;
@@ -29,6 +30,7 @@ export interface VerifyPasswordOptions {
   readonly hasher?: PasswordHasher;
 }
 
+/** Whether the password matched, and whether the hash should be replaced. */
 export interface PasswordVerification {
   readonly valid: boolean;
   /** Not of the configured hasher with its current parameters: hash again after a good login. */

@@ -6,6 +6,7 @@ export interface Requester {
   readonly instanceAdmin?: boolean;
 }
 
+/** What a requester asks to do: write users, or read them. */
 export type Permission = "user.write" | "user.read";
 
 /**
@@ -14,5 +15,6 @@ export type Permission = "user.write" | "user.read";
  * organization that does not exist.
  */
 export interface Authorizer {
+  /** Whether `requester` may do `permission` in organization `orgId` (`undefined`: instance-wide). */
   hasPermission(requester: Requester, permission: Permission, orgId: string | undefined): boolean | Promise<boolean>;
 }

@@ -8,6 +8,7 @@ export interface CodeSpec {
   readonly lifetimeSeconds: number;
 }
 
+/** Which code a `CodeSpec` in `config.codes` is for. */
 export type CodeKind = "email" | "phone" | "init" | "passwordless" | "passwordReset";
 
 /** What happens to new notifications right after the write. */
@@ -96,6 +97,7 @@ export interface MailTemplate {
   readonly html: string;
 }
 
+/** One SMS in one language. */
 export interface SmsTemplate {
   readonly text: string;
 }
@@ -115,7 +117,7 @@ export interface LanguageMessages {
  */
 export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
 
-/** How the outbox retries. Every member optional; defaults in the README. Counts are whole numbers, 1 or more; seconds are above 0. */
+/** How the outbox retries. Every member optional; defaults in docs/mail.md. Counts are whole numbers, 1 or more; seconds are above 0. */
 export interface DeliverySettings {
   /** Attempts before a notification is dead. Default 10. */
   readonly maxAttempts?: number;

@@ -1,3 +1,4 @@
+/** The rules a new password must meet; each left out is not required. */
 export interface PasswordComplexityPolicy {
   readonly minLength?: number;
   readonly hasLowercase?: boolean;
@@ -12,6 +13,7 @@ export interface LockoutPolicy {
   readonly maxPasswordAttempts?: number;
 }
 
+/** An organization's policies. */
 export interface OrganizationPolicy {
   readonly passwordComplexity?: PasswordComplexityPolicy;
   readonly lockout?: LockoutPolicy;
@@ -19,6 +21,7 @@ export interface OrganizationPolicy {
   readonly userLoginMustBeDomain?: boolean;
 }
 
+/** A domain of an organization; a verified one reserves usernames ending in it. */
 export interface OrganizationDomain {
   readonly domain: string;
   readonly verified: boolean;
@@ -26,12 +29,14 @@ export interface OrganizationDomain {
   readonly primary?: boolean;
 }
 
+/** An organization users belong to. */
 export interface Organization {
   readonly id: string;
   readonly domains: readonly OrganizationDomain[];
   readonly policy?: OrganizationPolicy;
 }
 
+/** An identity provider users may be linked to. */
 export interface IdentityProvider {
   readonly id: string;
   /** The owning organization; absent for a provider configured instance-wide. */
@@ -44,8 +49,10 @@ export interface IdentityProvider {
  * `ports.directory`. Methods reject on failure (`StorageUnavailableError` when unreachable).
  */
 export interface Directory {
+  /** The organization with this id, or `undefined`. */
   findOrganization(id: string): Promise<Organization | undefined>;
   /** The organization that has verified this domain (compared ignoring case). */
   findOrganizationByDomain(domain: string): Promise<Organization | undefined>;
+  /** The identity provider with this id, or `undefined`. */
   findIdentityProvider(id: string): Promise<IdentityProvider | undefined>;
 }

@@ -31,7 +31,7 @@ export { MailerSetupError } from "./mailer.js";
 
 /**
  * Everything the operations talk to. `storage`, `mailer` and `clock` are required; every other
- * port has a safe default (see the README's table of ports).
+ * port has a safe default (see the table of ports in docs/configuration-and-keys.md).
  */
 export interface Ports {
   /** A store's three parts: directory, user log and outbox (`memoryStore()`, `postgresStore()`, ...). */

@@ -7,6 +7,8 @@ export type LogFields = Readonly<Record<string, unknown>>;
  * too: pass a pino logger, `console`, or any object with these two methods.
  */
 export interface Logger {
+  /** Something the host should look at: a failed delivery that will be retried, a missing mail transport. */
   warn(fields: LogFields, message: string): void;
+  /** Something went wrong: an internal cause behind a 13, a notification gone dead. */
   error(fields: LogFields, message: string): void;
 }

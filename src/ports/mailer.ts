@@ -1,5 +1,7 @@
+/** What a mail is for. */
 export type MailKind = "email.verification" | "email.initialization" | "email.password_reset" | "email.passkey_registration";
 
+/** One rendered mail, with the values it was rendered from. */
 export interface MailMessage {
   /** Stable per notification: a retried delivery carries the same id, so a mailer can drop duplicates. */
   readonly id: string;
@@ -15,6 +17,7 @@ export interface MailMessage {
   readonly orgId: string;
 }
 
+/** The mail port: hands rendered mails to whatever sends them (`memoryMailer`, `smtpMailer`, your own). */
 export interface Mailer {
   /** Resolves once the message is accepted for delivery; rejects (or throws) when it is not. */
   send(message: MailMessage): Promise<void>;

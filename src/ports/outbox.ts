@@ -1,3 +1,4 @@
+/** What a notification is for: a kind of mail, or a phone code. */
 export type NotificationKind = "email.verification" | "email.initialization" | "email.password_reset" | "email.passkey_registration" | "phone.verification";
 
 /** A message waiting in the outbox. The plain code lives here only until it is delivered. */
@@ -25,6 +26,7 @@ export interface PendingNotification extends OutboxNotification {
   readonly attempts: number;
 }
 
+/** Where a notification stands: waiting, sent, or given up. */
 export type DeliveryState = "pending" | "delivered" | "dead";
 
 /**
@@ -43,6 +45,7 @@ export interface NotificationRecord extends PendingNotification {
   readonly lastError?: string;
 }
 
+/** Which notifications `Outbox.lease` hands out, and until when. */
 export interface LeaseRequest {
   readonly now: Date;
   readonly limit: number;
@@ -52,6 +55,7 @@ export interface LeaseRequest {
   readonly ids?: readonly string[];
 }
 
+/** A failed delivery attempt, as `Outbox.markFailed` records it. */
 export interface DeliveryFailure {
   readonly at: Date;
   readonly error: string;

@@ -1,3 +1,4 @@
+/** One rendered SMS with its code. */
 export interface SmsMessage {
   /** Stable per notification, so a sender can drop a duplicate delivery. */
   readonly id: string;
@@ -7,6 +8,8 @@ export interface SmsMessage {
   readonly code: string;
 }
 
+/** The SMS port: sends phone codes. */
 export interface SmsSender {
+  /** Resolves once the message is accepted; rejects when it is not. */
   send(message: SmsMessage): Promise<void>;
 }

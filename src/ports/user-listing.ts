@@ -73,6 +73,7 @@ export type UserFilter =
  */
 export type ListingSortField = "userId" | "username" | "givenName" | "familyName" | "nickName" | "displayName" | "email" | "state" | "createdAt";
 
+/** One page of `listUsers`, as the store's `queryUsers` receives it. */
 export interface UserQuery {
   readonly filter: UserFilter;
   readonly sortBy: ListingSortField;
@@ -83,6 +84,7 @@ export interface UserQuery {
   readonly limit: number;
 }
 
+/** What `queryUsers` answers: one page of listings and the total. */
 export interface UserPage {
   /** Every user the filter finds, whatever the page. */
   readonly totalResult: number;

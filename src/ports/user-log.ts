@@ -2,6 +2,7 @@ import type { JsonObject } from "../shared/json.js";
 import type { OutboxNotification, PendingNotification } from "./outbox.js";
 import type { UserListing, UserPage, UserQuery } from "./user-listing.js";
 
+/** What a unique claim reserves: a user id, a username, or an identity-provider account. */
 export type ClaimKind = "user_id" | "username" | "idp_link";
 
 /**

@@ -1,26 +1,32 @@
 /** gRPC status codes the library answers with. */
 export type StatusCode = 3 | 5 | 6 | 7 | 9 | 10 | 13 | 14 | 16;
 
+/** The `@type` of the detail that carries an error's stable id. */
 export const ERROR_DETAIL_TYPE = "type.googleapis.com/zitadel.v1.ErrorDetail";
+/** The `@type` of the detail that lists field violations. */
 export const BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";
 
+/** The detail with the error's stable id (`USER-n4m6`, ...). */
 export interface ErrorDetail {
   readonly "@type": typeof ERROR_DETAIL_TYPE;
   readonly id: string;
   readonly message: string;
 }
 
+/** One broken rule of one field. */
 export interface FieldViolation {
   /** Dotted JSON path of the offending field, e.g. `profile.givenName` or `metadata[2].value`. */
   readonly field: string;
   readonly description: string;
 }
 
+/** The detail listing every field violation of a refused request. */
 export interface BadRequestDetail {
   readonly "@type": typeof BAD_REQUEST_TYPE;
   readonly fieldViolations: readonly FieldViolation[];
 }
 
+/** One detail of an error body. */
 export type ErrorBodyDetail = ErrorDetail | BadRequestDetail;
 
 /** The error body, as ZITADEL writes it. Never carries a secret or a stack trace. */

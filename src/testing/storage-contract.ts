@@ -25,6 +25,7 @@ import {
 } from "./storage-fixtures.js";
 import { describeListingContract } from "./listing-contract.js";
 
+/** The organizations and identity providers a store under test must start with. */
 export interface StorageSeed {
   readonly organizations: readonly Organization[];
   readonly identityProviders: readonly IdentityProvider[];
@@ -45,6 +46,7 @@ export type StorageFactory = (seed: StorageSeed) => StorageUnderTest | Promise<S
 /** A user log's optional batch write, once the store has one. */
 export type AppendNewUsers = NonNullable<UserLog["appendNewUsers"]>;
 
+/** Options of `describeStorageContract`. */
 export interface StorageContractOptions {
   /** Parallel writers in the claim race; default 25. */
   readonly racers?: number;

@@ -26,6 +26,7 @@ export const contractOrganizations: readonly Organization[] = [
   { id: "org-b", domains: [{ domain: "beta.example", verified: true }] },
 ];
 
+/** The identity providers every contract test's store starts with. */
 export const contractIdentityProviders: readonly IdentityProvider[] = [
   { id: "idp-instance" },
   { id: "idp-org-a", orgId: "org-a" },
@@ -46,6 +47,7 @@ export function userIdClaim(userId: string): UniqueClaim {
   return { kind: "user_id", scope: "", key: userId };
 }
 
+/** What `newUserAppend` writes besides the user id's claim. */
 export interface WriteOptions {
   readonly orgId?: string;
   /** Claims besides the user id's; default one instance-wide username claim `<userId>-name`. */

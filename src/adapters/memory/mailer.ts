@@ -1,5 +1,6 @@
 import type { MailMessage, Mailer } from "../../ports/mailer.js";
 
+/** How a `memoryMailer` fails, to test what happens when mail cannot be sent. */
 export interface MemoryMailerOptions {
   /** Refuse this many sends before accepting again. Default 0. */
   readonly failNext?: number;
@@ -22,6 +23,7 @@ export interface MemoryMailer extends Mailer {
   failAlways(failing: boolean): void;
 }
 
+/** A mailer that keeps messages in memory (`sent`, `attempted`): for tests and demos. */
 export function memoryMailer(options: MemoryMailerOptions = {}): MemoryMailer {
   const sent: MailMessage[] = [];
   const attempted: MailMessage[] = [];

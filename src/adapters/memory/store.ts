@@ -21,6 +21,7 @@ import type {
 import { isDeeplyFrozen } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
 
+/** The organizations and identity providers a `memoryStore` starts with. */
 export interface MemoryStoreSeed {
   readonly organizations?: readonly Organization[];
   readonly identityProviders?: readonly IdentityProvider[];

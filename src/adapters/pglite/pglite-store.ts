@@ -10,18 +10,27 @@ interface PgliteResult {
   readonly rows: readonly unknown[];
 }
 
+/** The transaction `db.transaction(async (tx) => ...)` hands out: the parts of it the store uses. */
 export interface PgliteTransactionLike {
+  /** One statement with `$1`-style parameters. */
   query(text: string, params?: unknown[]): Promise<PgliteResult>;
+  /** A script of several statements, without parameters. */
   exec(script: string): Promise<unknown>;
+  /** Rolls the transaction back. */
   rollback(): Promise<void>;
 }
 
+/** A `PGlite` instance, as far as the store uses it (the package never imports `@electric-sql/pglite`). */
 export interface PgliteLike {
+  /** One statement with `$1`-style parameters. */
   query(text: string, params?: unknown[]): Promise<PgliteResult>;
+  /** A script of several statements, without parameters. */
   exec(script: string): Promise<unknown>;
+  /** Runs `body` in a transaction: committed when it resolves, rolled back when it rejects. */
   transaction<T>(body: (tx: PgliteTransactionLike) => Promise<T>): Promise<T>;
 }
 
+/** What `pgliteStore` is built from. */
 export interface PgliteStoreOptions {
   /** A `PGlite` instance, e.g. `new PGlite("./data/users")` for a durable folder. The host owns it and closes it. */
   readonly db: PgliteLike;

@@ -1,3 +1,8 @@
+/**
+ * The PostgreSQL store (`postgresStore`) and its migrations (`migrate`), over the host's `pg` pool. See docs/storage.md.
+ *
+ * @module human-users/postgres
+ */
 export { postgresStore, migrate } from "./postgres-store.js";
 export type { HostTransactionStore, PgPoolLike, PgQueryable, PostgresStore, PostgresStoreOptions, PostgresTimeouts } from "./postgres-store.js";
 export type { SqlStore } from "./sql-store.js";

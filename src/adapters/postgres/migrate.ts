@@ -2,6 +2,7 @@ import type { SqlDatabase } from "./sql-database.js";
 import { migrations as shippedMigrations, type Migration } from "./migrations.js";
 import type { UsernamesFoldedTogether } from "./username-claim-keys.js";
 
+/** What `migrate` (or `migratePglite`) did. */
 export interface MigrationReport {
   /** Versions applied by this call, in order; empty when the schema was already current. */
   readonly applied: readonly number[];

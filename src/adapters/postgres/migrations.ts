@@ -105,6 +105,7 @@ END
 $$;
 `;
 
+/** The schema's migrations in order, as `migrate` applies them (also shipped as SQL files in `dist/sql`). */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial", sql: initial },
   {

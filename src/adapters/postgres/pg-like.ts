@@ -13,6 +13,7 @@ export interface PgQuery {
 
 /** Anything that runs a `pg` query: a `pg.Client`, or a `pg.PoolClient` the host checked out. */
 export interface PgQueryable {
+  /** Runs one query (named: prepared once per connection). */
   query(query: PgQuery): Promise<PgResult>;
 }
 
@@ -25,5 +26,6 @@ export interface PgClientLike extends PgQueryable {
 
 /** The store only checks connections out (never `pool.query`): only a connection it holds can it destroy after a timeout. */
 export interface PgPoolLike {
+  /** Checks out a client; the store releases it. */
   connect(): Promise<PgClientLike>;
 }

@@ -1,3 +1,8 @@
+/**
+ * A mailer over SMTP through nodemailer (an optional peer dependency). See docs/mail.md.
+ *
+ * @module human-users/smtp
+ */
 export {
   smtpMailer,
   type SmtpConnectionOptions,

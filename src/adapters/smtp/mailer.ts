@@ -15,7 +15,9 @@ export interface SmtpMail {
 
 /** The part of a nodemailer transporter this mailer uses, so that any compatible object will do. */
 export interface SmtpTransporter {
+  /** Hands one mail to the SMTP server (nodemailer's `sendMail`). */
   sendMail(mail: SmtpMail): Promise<unknown>;
+  /** Closes the transporter's connections. */
   close?(): void;
 }
 
@@ -38,6 +40,7 @@ export interface SmtpConnectionOptions {
   readonly name?: string;
 }
 
+/** The sender and Message-ID settings of `smtpMailer`. */
 export interface SmtpMailerOptions {
   /** The sender, `address` or `Name <address>`. */
   readonly from: string;
@@ -46,6 +49,7 @@ export interface SmtpMailerOptions {
   readonly messageIdDomain?: string;
 }
 
+/** A `Mailer` over SMTP, with a way to close the connections it opened. */
 export interface SmtpMailer extends Mailer {
   /** Closes the connections of a transporter this mailer created; one passed in is left to its owner. */
   close(): void;

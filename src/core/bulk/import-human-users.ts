@@ -27,6 +27,7 @@ export interface StopSignal {
   readonly aborted: boolean;
 }
 
+/** How `importHumanUsers` batches and paces an import; every member optional. */
 export interface BulkImportOptions {
   /** Users per storage write (one `appendNewUsers` call). Default 500. */
   readonly batchSize?: number;
@@ -54,6 +55,7 @@ export interface BulkImportOptions {
 /** Requests as `importHumanUser` takes them (parsed JSON bodies), each checked as it checks one. */
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
+/** The options `importHumanUsers` uses for members left out. */
 export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
 
 /** One item checked (steps 1 to 4), its claims and fingerprint, and its decision (an error when it was refused). */

@@ -62,6 +62,7 @@ export type PasskeyVerified = {
   readonly backedUp: boolean;
 };
 
+/** Every user event type with its payload: what a user's stream can hold. */
 export interface UserEventPayloads {
   "user.human.added": HumanAdded;
   "user.human.email.changed": { readonly email: string };
@@ -93,6 +94,7 @@ export interface UserEventPayloads {
   "user.unlocked": Empty;
 }
 
+/** The name of a user event (`user.human.added`, ...). */
 export type UserEventType = keyof UserEventPayloads;
 
 /** An event before it has a place in the user's stream. */

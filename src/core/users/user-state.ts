@@ -19,12 +19,14 @@ export interface PendingCode {
 /** The profile, as a creation's validated draft has it. */
 export type ProfileState = ProfileDraft;
 
+/** The user's email address and whether it is verified, with the pending code. */
 export interface EmailState {
   readonly address: string;
   readonly verified: boolean;
   readonly code?: PendingCode;
 }
 
+/** The user's phone number (E.164) and whether it is verified, with the pending code. */
 export interface PhoneState {
   /** E.164. */
   readonly number: string;
@@ -32,6 +34,7 @@ export interface PhoneState {
   readonly code?: PendingCode;
 }
 
+/** The user's password: only its hash, in its encoded form. */
 export interface PasswordState {
   readonly encodedHash: string;
   readonly changeRequired: boolean;
@@ -39,6 +42,7 @@ export interface PasswordState {
   readonly changedAt: string;
 }
 
+/** A link to an account at an identity provider. */
 export interface IdpLinkState {
   readonly idpId: string;
   readonly externalUserId: string;

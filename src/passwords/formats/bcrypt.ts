@@ -8,6 +8,7 @@ import { bcryptDigest } from "../primitives/bcrypt.js";
 import { digest } from "../primitives/digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
+/** A parsed bcrypt hash (`$2a$`, `$2b$`, `$2y$`, and Django's bcrypt forms). */
 export interface BcryptHash {
   readonly family: "bcrypt";
   readonly variant: "2a" | "2b" | "2y";

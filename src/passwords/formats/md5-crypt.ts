@@ -7,6 +7,7 @@ import { digestStreams } from "../primitives/fast-digest.js";
 import { malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
 
+/** A parsed MD5-crypt hash (`$1$`, `$apr1$`, `$md5-crypt$`). */
 export interface Md5CryptHash {
   readonly family: "md5-crypt";
   /** The magic mixed into the digest: `$1$` (also spelled `$md5-crypt$`) or Apache's `$apr1$`. */

@@ -8,6 +8,7 @@ import { numberParam, parseParamList } from "../phc-params.js";
 import { pbkdf2, type Pbkdf2Prf } from "../primitives/pbkdf2.js";
 import { checkDerivedKeyLength, costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
+/** A parsed PBKDF2 hash (passlib, PHC and Django forms). */
 export interface Pbkdf2Hash {
   readonly family: "pbkdf2";
   /** Where the string came from: passlib `$pbkdf2-sha256$rounds$`, PHC `i=..,l=..`, Django. */

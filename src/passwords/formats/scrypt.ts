@@ -8,6 +8,7 @@ import { numberParam, parseParamList } from "../phc-params.js";
 import { scrypt } from "../primitives/scrypt.js";
 import { checkDerivedKeyLength, costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 
+/** A parsed scrypt hash (`$scrypt$` and libsodium's `$7$`). */
 export interface ScryptHash {
   readonly family: "scrypt";
   /** `passlib`: `$scrypt$ln=..`; `sodium`: `$7$` (libsodium / libxcrypt); `explicit`: described by the caller. */

@@ -9,6 +9,7 @@ import { digestStreams, repeatedDigest } from "../primitives/fast-digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
 
+/** A parsed SHA-crypt hash (`$5$`, `$6$`, and their named forms). */
 export interface ShaCryptHash {
   readonly family: "sha-crypt";
   readonly digestName: "sha256" | "sha512";

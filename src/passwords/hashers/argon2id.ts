@@ -4,6 +4,7 @@ import { randomBytes, utf8 } from "../encoding/bytes.js";
 import { argon2 } from "../primitives/argon2.js";
 import { requireInteger, type PasswordHasher } from "./hasher.js";
 
+/** argon2id's cost parameters; each left out takes OWASP's setting. */
 export interface Argon2idParams {
   /** KiB; OWASP: 19 MiB. */
   readonly memoryKiB?: number;

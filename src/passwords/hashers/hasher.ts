@@ -3,6 +3,7 @@ import type { ParsedPasswordHash } from "../parsed.js";
 /** Hashes new passwords into self-describing strings that `parsePasswordHash` accepts. */
 export interface PasswordHasher {
   readonly name: string;
+  /** Hashes a new password into its self-describing encoded form. */
   hash(password: string): Promise<string>;
   /** Same algorithm and same parameters as this hasher: no rehash needed. */
   isCurrent(parsed: ParsedPasswordHash): boolean;

@@ -6,6 +6,7 @@ import { randomBytes, utf8 } from "../encoding/bytes.js";
 import { scrypt } from "../primitives/scrypt.js";
 import { requireInteger, type PasswordHasher } from "./hasher.js";
 
+/** scrypt's cost parameters; each left out takes OWASP's setting. */
 export interface ScryptParams {
   /** log2(N); OWASP: 17. */
   readonly log2N?: number;
