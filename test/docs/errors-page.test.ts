@@ -1,7 +1,7 @@
 // docs/errors.md lists every error id the functions answer with, each with the code it really has:
 // a new id in `errorIds`, a removed one, or a changed code fails here until the page says so.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as userErrors from "../../src/core/errors/user-errors.js";
 import { errorIds } from "../../src/core/errors/user-errors.js";
@@ -72,5 +72,16 @@ describe("docs/errors.md", () => {
     const actual = Object.fromEntries(bodies.map((body) => [idOf(body), body.code]));
     const listed = Object.fromEntries(listedErrors().map(({ id, code }) => [id, code]));
     expect(listed).toEqual(actual);
+  });
+
+  it("names every HTTP-, NODE- and PASSWORD- id the source answers with", () => {
+    const src = resolve(import.meta.dirname, "../../src");
+    const ids = new Set<string>();
+    for (const file of readdirSync(src, { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts")) continue;
+      for (const match of readFileSync(join(src, file), "utf8").matchAll(/"((?:HTTP|NODE|PASSWORD)-[A-Za-z0-9]{4})"/g)) ids.add(match[1] ?? "");
+    }
+    const missing = [...ids].filter((id) => !page.includes(`| \`${id}\` |`)).sort();
+    expect({ found: ids.size > 0, missing }).toEqual({ found: true, missing: [] });
   });
 });
