@@ -4,13 +4,12 @@ import type { Ports } from "../../ports/index.js";
 import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
 import type { OperationContext } from "../context.js";
 import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
-import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
-import { traceOperation } from "../telemetry/operation-span.js";
+import type { CommandRuntime, ResolvedPorts } from "../resolved-ports.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
 import type { FieldTree } from "../wire/field-tree.js";
 import type { RequestObject } from "./command.js";
-import { callPort, portFailure } from "./port-call.js";
-import { requestObject } from "./runner.js";
+import { callPort } from "./port-call.js";
+import { requestObject, runOperation } from "./runner.js";
 
 /** Everything a query's read may look at. */
 export interface QueryInput<TParsed> {
@@ -35,31 +34,24 @@ export interface Query<TParsed, TResponse> {
 }
 
 /** Runs a query: the same first checks, in the same order, as a command's. Never rejects. */
-export async function runQuery<TParsed, TResponse>(
+export function runQuery<TParsed, TResponse>(
   ports: Ports,
   rawRequest: unknown,
   context: OperationContext | undefined,
   query: Query<TParsed, TResponse>,
   runtime: CommandRuntime,
 ): Promise<Result<TResponse, ErrorBody>> {
-  try {
-    const resolved = resolvePorts(ports, runtime);
-    if (resolved.isErr()) return err(resolved.error);
-    const ready = resolved.value;
-    return await traceOperation(ready.telemetry, query.name, async () => {
-      const request = requestObject(rawRequest, query.fields);
-      if (request === undefined) return err(notAnObject());
-      const shape = query.shape(request);
-      if (shape.length > 0) return err(invalidRequest(shape));
-      const requester = context?.requester;
-      if (requester === undefined) return err(unauthenticated());
-      const parsed = query.parse(request);
-      if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
-      const now = await callPort("clock", ready.logger, () => ready.clock.now());
-      if (now.isErr()) return err(now.error);
-      return query.read({ ports: ready, parsed: parsed.value, requester, now: now.value });
-    });
-  } catch (cause) {
-    return err(portFailure(cause, query.name, ports?.logger));
-  }
+  return runOperation(ports, runtime, query.name, async (ready) => {
+    const request = requestObject(rawRequest, query.fields);
+    if (request === undefined) return err(notAnObject());
+    const shape = query.shape(request);
+    if (shape.length > 0) return err(invalidRequest(shape));
+    const requester = context?.requester;
+    if (requester === undefined) return err(unauthenticated());
+    const parsed = query.parse(request);
+    if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
+    const now = await callPort("clock", ready.logger, () => ready.clock.now());
+    if (now.isErr()) return err(now.error);
+    return query.read({ ports: ready, parsed: parsed.value, requester, now: now.value });
+  });
 }

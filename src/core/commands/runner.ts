@@ -10,6 +10,7 @@ import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
+import type { TelemetrySpan } from "../../ports/telemetry.js";
 import { applyEvent, foldUser } from "../users/fold-user.js";
 import { findUserIdByLoginName } from "../users/login-name.js";
 import { userListing } from "../users/user-listing.js";
@@ -277,29 +278,42 @@ export async function continueCommand<TParsed, TResponse>(
 }
 
 /**
+ * The frame every command and query runs in: the ports resolved, a span named after the
+ * operation, and anything unexpected turned into code 13, so that an operation never rejects.
+ */
+export async function runOperation<T>(
+  ports: Ports,
+  runtime: CommandRuntime,
+  name: string,
+  work: (ready: ResolvedPorts, span?: TelemetrySpan) => Promise<Result<T, ErrorBody>>,
+): Promise<Result<T, ErrorBody>> {
+  try {
+    const resolved = resolvePorts(ports, runtime);
+    if (resolved.isErr()) return err(resolved.error);
+    const ready = resolved.value;
+    // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
+    return await traceOperation(ready.telemetry, name, (span) => work(ready, span));
+  } catch (cause) {
+    return err(portFailure(cause, name, ports?.logger));
+  }
+}
+
+/**
  * Runs a command: shape, requester, target and permission, parse, then load, decide and append
  * with the expected sequence (deciding again on a lost race, up to `config.appendAttempts` times,
  * then 10), deliver, respond. Never rejects: anything unexpected becomes code 13.
  */
-export async function runCommand<TParsed, TResponse>(
+export function runCommand<TParsed, TResponse>(
   ports: Ports,
   request: unknown,
   context: OperationContext | undefined,
   command: Command<TParsed, TResponse>,
   runtime: CommandRuntime,
 ): Promise<Result<TResponse, ErrorBody>> {
-  try {
-    const resolved = resolvePorts(ports, runtime);
-    if (resolved.isErr()) return err(resolved.error);
-    const ready = resolved.value;
-    // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
-    return await traceOperation(ready.telemetry, command.name, async (span) => {
-      const prepared = await prepareCommand(ready, request, context, command);
-      if (prepared.isErr()) return err(prepared.error);
-      span?.setAttributes(organizationAttributes(prepared.value.organization.id));
-      return continueCommand(ready, runtime, prepared.value);
-    });
-  } catch (cause) {
-    return err(portFailure(cause, command.name, ports?.logger));
-  }
+  return runOperation(ports, runtime, command.name, async (ready, span) => {
+    const prepared = await prepareCommand(ready, request, context, command);
+    if (prepared.isErr()) return err(prepared.error);
+    span?.setAttributes(organizationAttributes(prepared.value.organization.id));
+    return continueCommand(ready, runtime, prepared.value);
+  });
 }
