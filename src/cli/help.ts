@@ -22,6 +22,8 @@ Options:
   --format jsonl|csv      the file's format (default: csv for *.csv, else jsonl)
   --report FILE           where failed rows are listed (default: FILE.report.jsonl)
   --report-existing       list rows already there in the report too
+  --links FILE            where passwordless registration links are appended (default
+                          FILE.links.jsonl; created only when a row asks for one)
   --dry-run               check every row against the database (validation, hashes, conflicts)
                           and write nothing: the same summary and report as a real run
   --no-mail               import without initialization codes and mails (for hosts that send
@@ -53,6 +55,12 @@ Without them the import refuses to start, unless --no-mail.
 
 The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",
 "reason", "earlierLine" or "userId"}; it never holds a password or a hash.
+
+A row with requestPasswordlessRegistration gets a registration link, which is never mailed: the
+links file (JSON Lines, {"line", "userId", "link", "lifetime", "expiresAt"}) is where each one is
+kept. Send each link to its user. The file holds codes: it is created readable by its owner only,
+lines are appended (a second run keeps the first run's), and it should be deleted once sent.
+Without the application's keys (--no-mail), such a row fails with code 9.
 
 Ctrl-C stops after the batch in progress and prints the summary (a second Ctrl-C quits at once).
 Exit status: 0 all rows imported or already there, 1 some rows failed (conflicts included),

@@ -11,6 +11,7 @@ import { commandKeys, type Environment } from "./keys.js";
 import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
 import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
+import { linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
 import { InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
 export interface ImportCommand {
@@ -21,6 +22,8 @@ export interface ImportCommand {
   /** Creates the organization (no domains, default policy) when it does not exist. */
   readonly createOrg: boolean;
   readonly reportPath: string;
+  /** Where the passwordless registration links the import makes are appended (created owner-only). */
+  readonly linksPath: string;
   /** Also lists rows answered "exists" in the report. */
   readonly reportExisting: boolean;
   /** Checks every row against the database and writes nothing. */
@@ -102,7 +105,7 @@ function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: 
   })();
 }
 
-function summaryText(command: ImportCommand, summary: ImportSummary, reported: number): string {
+function summaryText(command: ImportCommand, summary: ImportSummary, reported: number, linked: number): string {
   const rate = summary.seconds > 0 ? summary.rows / summary.seconds : 0;
   const counts = `${formatCount(summary.existing)} already there, ${formatCount(summary.failed)} failed, of ${formatCount(summary.rows)} rows`;
   const lines = [
@@ -110,6 +113,9 @@ function summaryText(command: ImportCommand, summary: ImportSummary, reported: n
     `in ${formatDuration(summary.seconds)} (${formatCount(rate)} rows/s)`,
   ];
   if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} lines)`);
+  if (linked > 0) {
+    lines.push(`passwordless links: ${command.linksPath} (${formatCount(linked)} lines added; each holds a code: send each to its user, then delete the file)`);
+  }
   if (summary.interrupted) {
     lines.push(`interrupted: stopped after line ${summary.lastLine}; run the same command again to import the rest (rows already imported will show as already there)`);
   }
@@ -132,7 +138,10 @@ async function prepareStore(command: ImportCommand): Promise<Awaited<ReturnType<
 
 /** What became of one row, and its report lines (none for an imported row). */
 function answerRow(row: Row, outcome: BulkImportOutcome, facts: Omit<RowFacts, "line">): { status: RowStatus; entries: ReportEntry[] } {
-  if ("problem" in row) return { status: "failed", entries: [{ line: row.line, status: "failed", code: 3, reason: row.problem }] };
+  if ("problem" in row) {
+    const field = row.field === undefined ? {} : { field: facts.fieldName(row.field) };
+    return { status: "failed", entries: [{ line: row.line, status: "failed", code: row.code ?? 3, ...field, reason: row.problem }] };
+  }
   const rowFacts: RowFacts = { ...facts, line: row.line };
   if ("alreadyThere" in outcome) return { status: "exists", entries: [existingEntry(rowFacts, outcome.alreadyThere)] };
   if ("error" in outcome) return { status: "failed", entries: failedEntries(rowFacts, outcome.error, outcome.conflict) };
@@ -197,10 +206,13 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   const started = performance.now();
   let reported = 0;
   let report: Awaited<ReturnType<typeof openReport>> | undefined;
+  let links: LinksFile | undefined;
 
   try {
     report = await openReport(command.reportPath);
-    const requests = requestsOf(readRows(command.file, command.format), pending, lines, readFailure);
+    links = openLinks(command.linksPath);
+    const rows = readRows(command.file, command.format);
+    const requests = requestsOf(keys.value === undefined ? refuseLinksWithoutKeys(rows) : rows, pending, lines, readFailure);
     for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
       const row = pending.get(outcome.index);
       pending.delete(outcome.index);
@@ -210,6 +222,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
       tally.lastLine = row.line;
       const { status, entries } = answerRow(row, outcome, facts);
       tally[status === "imported" ? "imported" : status === "exists" ? "existing" : "failed"] += 1;
+      const link = "ok" in outcome ? linkEntry(row.line, outcome.ok) : undefined;
+      if (link !== undefined) await links.write(link);
       if (status === "failed" || (status === "exists" && command.reportExisting)) {
         await report.write(entries);
         reported += entries.length;
@@ -222,6 +236,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     return { exitCode: 2 };
   } finally {
     await report?.close().catch(() => undefined);
+    await links?.close().catch(() => undefined);
     await opened.close().catch(() => undefined);
   }
   progress.finish();
@@ -233,7 +248,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   const interrupted = io.signal?.aborted === true;
   const { rows, imported, existing, failed, lastLine } = tally;
   const summary: ImportSummary = { rows, imported, existing, failed, interrupted, lastLine, seconds: (performance.now() - started) / 1000 };
-  io.stdout.write(summaryText(command, summary, reported));
+  io.stdout.write(summaryText(command, summary, reported, links?.written ?? 0));
   if (readFailure.error !== undefined) {
     io.stderr.write(`human-users import: reading the file failed after line ${tally.lastLine}: ${String(readFailure.error)}\n`);
     return { exitCode: 2, summary };

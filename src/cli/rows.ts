@@ -7,7 +7,7 @@ export type InputFormat = "jsonl" | "csv";
 /** One row of the input: a request to import, or why the row could not be read. */
 export type Row =
   | { readonly line: number; readonly end: number; readonly request: unknown }
-  | { readonly line: number; readonly end: number; readonly problem: string };
+  | { readonly line: number; readonly end: number; readonly problem: string; readonly code?: number; readonly field?: string };
 
 /** Thrown before the first row when the file cannot be used at all (e.g. a CSV header naming unknown columns). */
 export class InputError extends Error {

@@ -38,6 +38,7 @@ function command(file: string, target: ImportCommand["target"], overrides: Parti
     org: "acme",
     createOrg: true,
     reportPath: `${file}.report.jsonl`,
+    linksPath: `${file}.links.jsonl`,
     reportExisting: false,
     dryRun: false,
     noMail: false,

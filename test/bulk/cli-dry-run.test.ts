@@ -51,6 +51,7 @@ describe(`human-users import --dry-run on ${postgresUrl === undefined ? "PGlite"
         org: "acme",
         createOrg: true,
         reportPath: `${scratch.path}/stored.report.jsonl`,
+        linksPath: `${scratch.path}/links.jsonl`,
         reportExisting: true,
         dryRun: false,
         noMail: false,

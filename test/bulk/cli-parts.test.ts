@@ -24,7 +24,7 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe("arguments", () => {
   it("reads an import into PostgreSQL with every option", () => {
     const parsed = parseArguments([
-      "import", "users.csv", "--database-url", "postgres://db/x", "--org", "acme", "--create-org", "--report", "r.jsonl",
+      "import", "users.csv", "--database-url", "postgres://db/x", "--org", "acme", "--create-org", "--report", "r.jsonl", "--links", "l.jsonl",
       "--report-existing", "--dry-run", "--no-mail", "--batch-size", "100", "--concurrency", "8", "--parallel-batches", "3", "--origin", "https://id.example", "--progress-interval", "3", "--quiet",
     ]);
     expect(parsed).toEqual({
@@ -36,6 +36,7 @@ describe("arguments", () => {
         org: "acme",
         createOrg: true,
         reportPath: "r.jsonl",
+        linksPath: "l.jsonl",
         reportExisting: true,
         dryRun: true,
         noMail: true,
@@ -59,6 +60,7 @@ describe("arguments", () => {
         org: "acme",
         createOrg: false,
         reportPath: "users.txt.report.jsonl",
+        linksPath: "users.txt.links.jsonl",
         reportExisting: false,
         dryRun: false,
         noMail: false,

@@ -103,6 +103,7 @@ describe(`${USERS.toLocaleString("en")} generated users through \`human-users im
         org: "acme",
         createOrg: true,
         reportPath: join(scratch.path, "report.jsonl"),
+        linksPath: join(scratch.path, "links.jsonl"),
         reportExisting: true,
         dryRun: false,
         noMail: true,
