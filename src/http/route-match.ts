@@ -38,18 +38,31 @@ function pathValues(segments: readonly string[], parts: readonly string[]): Reco
   return values;
 }
 
+/** The routes by their number of segments: a path is compared only with routes as long as it. */
+const bySegmentCount = new Map<number, CompiledRoute[]>();
+for (const candidate of compiled) {
+  const sameLength = bySegmentCount.get(candidate.segments.length);
+  if (sameLength === undefined) bySegmentCount.set(candidate.segments.length, [candidate]);
+  else sameLength.push(candidate);
+}
+
+const NO_ROUTE: RouteMatch = Object.freeze({ kind: "none" });
+
 /** The route for `method` and `path`, as ZITADEL's gateway matches them. */
 export function matchRoute(method: string, path: string): RouteMatch {
   const parts = path.split("/").slice(1);
+  const candidates = bySegmentCount.get(parts.length);
+  if (candidates === undefined) return NO_ROUTE;
+  // In the literals-first order: the first route on the path with the method wins.
   const onPath: { route: Route; params: Record<string, string> }[] = [];
-  for (const candidate of compiled) {
+  for (const candidate of candidates) {
     const params = pathValues(candidate.segments, parts);
-    if (params !== undefined) onPath.push({ route: candidate.route, params });
+    if (params === undefined) continue;
+    if (candidate.route.method === method) return { kind: "route", route: candidate.route, params };
+    onPath.push({ route: candidate.route, params });
   }
-  const served = onPath.find((candidate) => candidate.route.method === method);
-  if (served !== undefined) return { kind: "route", route: served.route, params: served.params };
   const first = onPath[0];
-  if (first === undefined) return { kind: "none" };
+  if (first === undefined) return NO_ROUTE;
   const allowed = [...new Set(onPath.map((candidate) => candidate.route.method))].sort();
   return { kind: "other-methods", allowed, route: first.route };
 }
