@@ -10,7 +10,7 @@ import { openStore } from "../../src/cli/open-storage.js";
 import { keysFromEnvironment, memoryMailer, systemClock, verifyInitCode } from "../../src/index.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
-import { scratchFolder, userRequest } from "./support.js";
+import { importCommand, scratchFolder, userRequest } from "./support.js";
 
 const scratch = scratchFolder("cli-command");
 const fileWith = scratch.file;
@@ -30,23 +30,7 @@ function captured(env: Record<string, string> = appKeys, signal?: CommandIo["sig
   return { out, err, stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) }, env, ...(signal === undefined ? {} : { signal }) };
 }
 
-function command(file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}): ImportCommand {
-  return {
-    file,
-    format: file.endsWith(".csv") ? "csv" : "jsonl",
-    target,
-    org: "acme",
-    createOrg: true,
-    reportPath: `${file}.report.jsonl`,
-    linksPath: `${file}.links.jsonl`,
-    reportExisting: false,
-    dryRun: false,
-    noMail: false,
-    progressIntervalMs: 60_000,
-    quiet: true,
-    ...overrides,
-  };
-}
+const command = importCommand;
 
 function report(path: string): unknown[] {
   return readFileSync(path, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);

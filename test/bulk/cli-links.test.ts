@@ -7,7 +7,7 @@ import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/imp
 import { openStore } from "../../src/cli/open-storage.js";
 import { keysFromEnvironment, memoryMailer, registerPasskey, systemClock } from "../../src/index.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
-import { scratchFolder, userRequest } from "./support.js";
+import { importCommand, scratchFolder, userRequest } from "./support.js";
 
 const scratch = scratchFolder("cli-links");
 
@@ -22,24 +22,8 @@ function captured(env: Record<string, string>): CommandIo & { readonly out: stri
   return { out, stdout: { write: (text: string) => out.push(text) }, stderr: { write: () => undefined }, env };
 }
 
-function command(file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}): ImportCommand {
-  return {
-    file,
-    format: "jsonl",
-    target,
-    org: "acme",
-    createOrg: true,
-    reportPath: `${file}.report.jsonl`,
-    linksPath: `${file}.links.jsonl`,
-    reportExisting: false,
-    dryRun: false,
-    noMail: false,
-    origin: "https://login.acme.test",
-    progressIntervalMs: 60_000,
-    quiet: true,
-    ...overrides,
-  };
-}
+const command = (file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}) =>
+  importCommand(file, target, { origin: "https://login.acme.test", ...overrides });
 
 function jsonLines(path: string): Record<string, unknown>[] {
   return readFileSync(path, "utf8")

@@ -12,6 +12,7 @@ import {
   type OperationContext,
   type Ports,
 } from "../../src/index.js";
+import type { ImportCommand } from "../../src/cli/import-command.js";
 import { BCRYPT_HASH, fakeHasher } from "../operations/support/import-fixtures.js";
 import { ACME, GLOBEX, NOW, testPorts, type TestPorts } from "../operations/support/ports.js";
 
@@ -80,5 +81,24 @@ export function scratchFolder(label: string): { readonly path: string; file(name
       writeFileSync(file, text);
       return file;
     },
+  };
+}
+
+/** The command-line import of `file` into `target`'s acme (created when missing), quiet, with the report and links beside the file. */
+export function importCommand(file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}): ImportCommand {
+  return {
+    file,
+    format: file.endsWith(".csv") ? "csv" : "jsonl",
+    target,
+    org: "acme",
+    createOrg: true,
+    reportPath: `${file}.report.jsonl`,
+    linksPath: `${file}.links.jsonl`,
+    reportExisting: false,
+    dryRun: false,
+    noMail: false,
+    progressIntervalMs: 60_000,
+    quiet: true,
+    ...overrides,
   };
 }
