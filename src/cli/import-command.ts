@@ -11,7 +11,7 @@ import { commandKeys, type Environment } from "./keys.js";
 import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
 import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
-import { linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
+import { checkLinksPath, linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
 import { InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
 export interface ImportCommand {
@@ -176,6 +176,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   try {
     if ("error" in keys) throw keys.error;
     totalBytes = (await stat(command.file)).size;
+    if (!command.dryRun) await checkLinksPath(command.linksPath);
     opened = await prepareStore(command);
   } catch (error) {
     io.stderr.write(`human-users import: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,7 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import { constants, createWriteStream, type WriteStream } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { once } from "node:events";
+import { dirname } from "node:path";
 import type { ImportHumanUserResponse } from "../core/responses.js";
 import type { Row } from "./rows.js";
 
@@ -28,6 +30,20 @@ export function linkEntry(line: number, answer: ImportHumanUserResponse): LinkEn
   return { line, userId: answer.userId, link: registration.link, lifetime: registration.lifetime, expiresAt: new Date(created + seconds * 1000).toISOString() };
 }
 
+/**
+ * Refuses, before anything is imported, a links path that could not be written: a link made for
+ * an imported user and then lost would leave that user without it.
+ */
+export async function checkLinksPath(path: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found !== undefined && !found.isFile()) throw new Error(`the links file ${path} is not a file`);
+  try {
+    await access(found === undefined ? dirname(path) : path, constants.W_OK);
+  } catch {
+    throw new Error(`the links file ${path} cannot be written`);
+  }
+}
+
 /** The links file, opened with its first line: a run that makes no link leaves no file. */
 export interface LinksFile {
   /** Lines written so far by this run. */
@@ -49,12 +65,20 @@ export function openLinks(path: string): LinksFile {
       return written;
     },
     async write(entry) {
-      if (stream === undefined) {
-        stream = createWriteStream(path, { flags: "a", mode: 0o600 });
-        await once(stream, "open");
+      try {
+        if (stream === undefined) {
+          stream = createWriteStream(path, { flags: "a", mode: 0o600 });
+          await once(stream, "open");
+        }
+        if (!stream.write(`${JSON.stringify(entry)}\n`)) await once(stream, "drain");
+        written += 1;
+      } catch (cause) {
+        // The user is in, its link is not kept: say whose, so that a new link can be made.
+        const reason = cause instanceof Error ? cause.message : String(cause);
+        throw new Error(
+          `the links file ${path} could not be written (${reason}): the link of line ${entry.line} (user ${entry.userId}) was not kept; make a new one with createPasskeyRegistrationLink`,
+        );
       }
-      written += 1;
-      if (!stream.write(`${JSON.stringify(entry)}\n`)) await once(stream, "drain");
     },
     async close() {
       const open = stream;

@@ -1,7 +1,7 @@
 // `human-users import` and passwordless registration links: a link is answered only, never mailed,
 // so the command must hand every one it makes to the migration team, and must not make one whose
 // code the application could never check.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
 import { openStore } from "../../src/cli/open-storage.js";
@@ -17,9 +17,10 @@ const appKeys = {
   HUMAN_USERS_KEY_ID: "app-2026",
 };
 
-function captured(env: Record<string, string>): CommandIo & { readonly out: string[] } {
+function captured(env: Record<string, string>): CommandIo & { readonly out: string[]; readonly err: string[] } {
   const out: string[] = [];
-  return { out, stdout: { write: (text: string) => out.push(text) }, stderr: { write: () => undefined }, env };
+  const err: string[] = [];
+  return { out, err, stdout: { write: (text: string) => out.push(text) }, stderr: { write: (text: string) => err.push(text) }, env };
 }
 
 const command = (file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}) =>
@@ -121,6 +122,22 @@ describe(`human-users import with passwordless links on ${postgresUrl === undefi
       ]);
       expect(readFileSync(run.linksPath, "utf8")).toBe("");
       expect((await database.contents()).usernames).toEqual(["gus"]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("refuses to start when the links file could not be written, before importing anyone", async () => {
+    const path = file("unwritable.jsonl", [passwordless("hal")]);
+    const folder = `${path}.links.jsonl`;
+    mkdirSync(folder);
+    const database = await cliDatabase("badlinks");
+    try {
+      const io = captured(appKeys);
+      expect(await runImport(command(path, database.target), io)).toEqual({ exitCode: 2 });
+      expect(io.err.join("")).toBe(`human-users import: the links file ${folder} is not a file\n`);
+      // Refused before the database was touched: not even migrated.
+      await expect(database.rowCounts()).rejects.toThrow(/human_users_events" does not exist/);
     } finally {
       await database.drop();
     }
