@@ -2,7 +2,7 @@
 // fingerprint), by an earlier row of the source or an earlier import; any other clash on the
 // username or an identity-provider account is a conflict (code 6) naming the field and the holder.
 import { describe, expect, it } from "vitest";
-import { alreadyExists } from "../../src/core/errors/user-errors.js";
+import { alreadyExists, internal } from "../../src/core/errors/user-errors.js";
 import { createHumanUser, importHumanUsers, type BulkImportOutcome } from "../../src/index.js";
 import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
 
@@ -77,6 +77,17 @@ describe("importHumanUsers: the same user or a conflict", () => {
         { index: 3, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: ids[0] } },
       ]);
       expect(calls).toEqual({ findClaimHolders: 2, findClaimHolder: 0, loadEvents: 0 });
+    });
+
+    it("answers 13 for every row of a batch whose holders the store could not look up, and writes none of them", async () => {
+      const ports = bulkPorts();
+      const store = ports.storage;
+      const storage = { ...store, userLog: { ...store.userLog, findClaimHolders: () => Promise.reject(new Error("bad query")) } };
+      expect(await collect(importHumanUsers({ ...ports, storage }, [ann, userRequest("bob")], adminInAcme))).toEqual([
+        { index: 0, error: internal() },
+        { index: 1, error: internal() },
+      ]);
+      expect(store.snapshot().events).toEqual([]);
     });
 
     it("answers the same through a store without findClaimHolders, looking each held claim up on its own", async () => {
