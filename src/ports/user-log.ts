@@ -57,6 +57,13 @@ export interface UserAppend {
   readonly listing: UserListing;
 }
 
+/** Who holds a claim, as `findClaimHolders` answers: the user, with its events as `loadEvents` gives them. */
+export interface ClaimHolder {
+  readonly claim: UniqueClaim;
+  readonly userId: string;
+  readonly events: readonly StoredEvent[];
+}
+
 /**
  * Why an append was not written. `claim-held`: another user holds one of its claims (or the append
  * repeats one). `sequence-conflict`: the stream moved on since the decision (a lost race), or a new
@@ -99,6 +106,12 @@ export interface UserLog {
   loadEvents(userId: string): Promise<readonly StoredEvent[]>;
   /** The id of the user holding `claim` (how a login name finds its user), or undefined when it is free. */
   findClaimHolder(claim: UniqueClaim): Promise<string | undefined>;
+  /**
+   * Optional, for bulk import: `findClaimHolder` and then `loadEvents` for many claims at once. One
+   * entry per claim asked that somebody holds (its `claim` as asked), in any order; claims nobody
+   * holds are left out. Without it an import that meets stored users asks one claim at a time.
+   */
+  findClaimHolders?(claims: readonly UniqueClaim[]): Promise<readonly ClaimHolder[]>;
   /**
    * One page of the users `query.filter` finds, in the query's order, with how many it finds in
    * all. Reads the listings appends wrote, so it sees every append that has been answered.

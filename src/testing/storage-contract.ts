@@ -1,6 +1,7 @@
 import { describe, expect, it, type TestContext } from "vitest";
 import type {
   AppendOutcome,
+  ClaimHolder,
   IdentityProvider,
   Organization,
   PendingNotification,
@@ -232,6 +233,35 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("moving")] }));
         expect(await storage.userLog.findClaimHolder(usernameClaim("moving"))).toBe("u2");
       }));
+
+      it("names the holders of many claims at once, each with its events, as findClaimHolder and loadEvents would (optional findClaimHolders)", async (context) => {
+        const subject = await factory(seed);
+        const { storage } = subject;
+        try {
+          const findClaimHolders = storage.userLog.findClaimHolders?.bind(storage.userLog);
+          if (findClaimHolders === undefined) return context.skip("this user log has no findClaimHolders (optional)");
+          await storage.userLog.append(newUserAppend("u1", { claims: [usernameClaim("ann"), usernameClaim("bob", "org-a"), usernameClaim("moving")] }));
+          await storage.userLog.append(existingUserAppend("u1", 2, { releasedClaims: [usernameClaim("moving")] }));
+          await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("bob")] }));
+          const asked = [usernameClaim("bob"), usernameClaim("ann"), usernameClaim("Ann"), usernameClaim("moving"), usernameClaim("bob", "org-a"), userIdClaim("u2")];
+          const u1 = await storage.userLog.loadEvents("u1");
+          const u2 = await storage.userLog.loadEvents("u2");
+          expect(u1.map((event) => event.sequence)).toEqual([1, 2, 3]);
+          const byClaim = (holders: readonly ClaimHolder[]) => [...holders].sort((a, b) => claimText(a.claim).localeCompare(claimText(b.claim)));
+          expect(byClaim(await findClaimHolders(asked))).toEqual(
+            byClaim([
+              { claim: usernameClaim("bob"), userId: "u2", events: u2 },
+              { claim: usernameClaim("ann"), userId: "u1", events: u1 },
+              { claim: usernameClaim("bob", "org-a"), userId: "u1", events: u1 },
+              { claim: userIdClaim("u2"), userId: "u2", events: u2 },
+            ]),
+          );
+          expect(await findClaimHolders([usernameClaim("nobody")])).toEqual([]);
+          expect(await findClaimHolders([])).toEqual([]);
+        } finally {
+          await subject.close?.();
+        }
+      });
 
       it(`lets exactly one of ${racers} parallel writers win one claim`, withStore(async ({ storage, snapshot }) => {
         const writes = Array.from({ length: racers }, (_, index) => newUserAppend(`racer${index}`, { claims: [usernameClaim("contested")] }));

@@ -239,22 +239,34 @@ describe("importHumanUsers: how it writes", () => {
     expect(single).toBe(0);
   });
 
-  it("looks organizations and domains up once per import, and claims once per wave of users", async () => {
+  it.each([
+    ["with findClaimHolders, one call per batch", true],
+    ["without findClaimHolders, findHeldClaims once per wave of users", false],
+  ])("looks organizations and domains up once per import, and claims %s", async (_, batchLookup) => {
     const store = bulkPorts().storage;
-    const calls = { organizations: 0, domains: 0, claims: 0 };
-    const storage = patchStorage(store, {
+    const calls = { organizations: 0, domains: 0, claims: 0, holders: 0 };
+    const patched = patchStorage(store, {
       directory: {
         findOrganization: (id) => ((calls.organizations += 1), store.directory.findOrganization(id)),
         findOrganizationByDomain: (domain) => ((calls.domains += 1), store.directory.findOrganizationByDomain(domain)),
       },
       userLog: { findHeldClaims: (claims) => ((calls.claims += 1), store.userLog.findHeldClaims(claims)) },
     });
+    const { findClaimHolders: _batchLookup, ...withoutBatchLookup } = patched.userLog;
+    const userLog: UserLog = batchLookup
+      ? { ...patched.userLog, findClaimHolders: (claims) => ((calls.holders += 1), store.userLog.findClaimHolders(claims)) }
+      : withoutBatchLookup;
     const requests = Array.from({ length: 100 }, (_, index) => userRequest(`user-${index}@example.com`, { email: `user-${index}@example.com` }));
-    const outcomes = await collect(importHumanUsers({ ...bulkPorts(), storage }, requests, adminInAcme, { batchSize: 50, concurrency: 50 }));
+    const outcomes = await collect(importHumanUsers({ ...bulkPorts(), storage: { ...patched, userLog } }, requests, adminInAcme, { batchSize: 50, concurrency: 50 }));
     expect(outcomes).toEqual(requests.map((_, index) => ({ index, ok: importedBody() })));
     expect(calls.organizations).toBe(1);
     expect(calls.domains).toBe(1);
-    expect(calls.claims).toBeLessThanOrEqual(4);
+    if (batchLookup) expect([calls.claims, calls.holders]).toEqual([0, 2]);
+    else {
+      expect(calls.holders).toBe(0);
+      expect(calls.claims).toBeGreaterThanOrEqual(1);
+      expect(calls.claims).toBeLessThanOrEqual(4);
+    }
   });
 
   it("a row wanting the username of a row in an earlier batch still being written is a conflict with that row", async () => {

@@ -2,7 +2,7 @@
 // fingerprint), by an earlier row of the source or an earlier import; any other clash on the
 // username or an identity-provider account is a conflict (code 6) naming the field and the holder.
 import { describe, expect, it } from "vitest";
-import { alreadyExists } from "../../src/core/errors/user-errors.js";
+import { alreadyExists, internal } from "../../src/core/errors/user-errors.js";
 import { createHumanUser, importHumanUsers, type BulkImportOutcome } from "../../src/index.js";
 import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
 
@@ -45,6 +45,58 @@ describe("importHumanUsers: the same user or a conflict", () => {
     const before = ports.storage.snapshot();
     expect(await collect(importHumanUsers(ports, requests, adminInAcme))).toEqual(ids.map((userId, index) => ({ index, alreadyThere: { userId } })));
     expect(ports.storage.snapshot()).toEqual(before);
+  });
+
+  describe("looking up the stored holders of a batch's claims", () => {
+    /** A re-run beside new rows: two rows already there, one conflict with a stored user, one new row; batches of 2. */
+    async function rerun(withoutBatchLookup: boolean) {
+      const ports = bulkPorts();
+      const store = ports.storage;
+      const ids = importedIds(await collect(importHumanUsers(ports, [ann, withIdp(userRequest("cy"), "cy-at-idp")], adminInAcme)));
+      const calls = { findClaimHolders: 0, findClaimHolder: 0, loadEvents: 0 };
+      const { findClaimHolders: _batchLookup, ...withoutIt } = store.userLog;
+      const userLog = {
+        ...(withoutBatchLookup ? withoutIt : store.userLog),
+        findClaimHolder: (claim: Parameters<typeof store.userLog.findClaimHolder>[0]) => ((calls.findClaimHolder += 1), store.userLog.findClaimHolder(claim)),
+        loadEvents: (userId: string) => ((calls.loadEvents += 1), store.userLog.loadEvents(userId)),
+        ...(withoutBatchLookup
+          ? {}
+          : { findClaimHolders: (claims: Parameters<typeof store.userLog.findClaimHolder>[0][]) => ((calls.findClaimHolders += 1), store.userLog.findClaimHolders(claims)) }),
+      };
+      const requests = [ann, userRequest("dee"), withIdp(userRequest("cy"), "cy-at-idp"), { ...otherAnn, userName: "ANN" }];
+      const outcomes = await collect(importHumanUsers({ ...ports, storage: { ...store, userLog } }, requests, adminInAcme, { batchSize: 2 }));
+      return { ids, outcomes, calls };
+    }
+
+    it("asks the store for the holders of a whole batch in one call, not one lookup per held claim", async () => {
+      const { ids, outcomes, calls } = await rerun(false);
+      expect(outcomes).toEqual([
+        { index: 0, alreadyThere: { userId: ids[0] } },
+        { index: 1, ok: importedBody() },
+        { index: 2, alreadyThere: { userId: ids[1] } },
+        { index: 3, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: ids[0] } },
+      ]);
+      expect(calls).toEqual({ findClaimHolders: 2, findClaimHolder: 0, loadEvents: 0 });
+    });
+
+    it("answers 13 for every row of a batch whose holders the store could not look up, and writes none of them", async () => {
+      const ports = bulkPorts();
+      const store = ports.storage;
+      const storage = { ...store, userLog: { ...store.userLog, findClaimHolders: () => Promise.reject(new Error("bad query")) } };
+      expect(await collect(importHumanUsers({ ...ports, storage }, [ann, userRequest("bob")], adminInAcme))).toEqual([
+        { index: 0, error: internal() },
+        { index: 1, error: internal() },
+      ]);
+      expect(store.snapshot().events).toEqual([]);
+    });
+
+    it("answers the same through a store without findClaimHolders, looking each held claim up on its own", async () => {
+      const batched = await rerun(false);
+      const { ids, outcomes, calls } = await rerun(true);
+      expect(outcomes).toEqual(batched.outcomes.map((outcome) => JSON.parse(JSON.stringify(outcome).replaceAll(String(batched.ids[0]), String(ids[0])).replaceAll(String(batched.ids[1]), String(ids[1]))) as BulkImportOutcome));
+      // ann for each batch (rows 0 and 3), cy's username and cy's identity-provider account.
+      expect(calls).toEqual({ findClaimHolders: 0, findClaimHolder: 4, loadEvents: 4 });
+    });
   });
 
   it("answers a second person with a stored user's username, from another source, as a conflict with that user", async () => {

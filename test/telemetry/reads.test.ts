@@ -1,7 +1,8 @@
 // The reads through OpenTelemetry: listUsers and getUser get an operation span with children for
 // the claim lookup and the query, with counts and outcomes only (never the name looked up).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHumanUser, getUser, listUsers } from "../../src/index.js";
+import { createHumanUser, getUser, importHumanUsers, listUsers } from "../../src/index.js";
+import { adminInAcme, bulkPorts, collect, userRequest } from "../bulk/support.js";
 import { member, minimalCreate, testPorts } from "../operations/support/ports.js";
 import { recordingTelemetry, useAsyncContexts, type SpanSummary } from "./otel-harness.js";
 
@@ -46,5 +47,19 @@ describe("telemetry of the reads", () => {
       span(op, undefined, { "human_users.operation": op, "human_users.organization.id": "acme", "human_users.code": 0 }),
       span("userLog.loadEvents", op, { "human_users.events": 2 }),
     ]);
+  });
+
+  it("importHumanUsers run again: the stored holders of a batch's claims in one span, with counts only", async () => {
+    const recording = recordingTelemetry();
+    const ports = bulkPorts({ telemetry: recording.telemetry });
+    const requests = [userRequest("ann"), userRequest("bob")];
+    await collect(importHumanUsers(ports, requests, adminInAcme));
+    const before = recording.spans().length;
+    expect((await collect(importHumanUsers(ports, [...requests, userRequest("cy")], adminInAcme))).map((outcome) => Object.keys(outcome)[1])).toEqual(["alreadyThere", "alreadyThere", "ok"]);
+    const lookups = recording.tree().slice(before).filter((summary) => summary.name.startsWith("userLog.find") || summary.name === "userLog.loadEvents");
+    // Whatever the nesting of the import's spans: one kind of lookup, for the whole batch, counts only.
+    expect(new Set(lookups.map(({ name, attributes }) => JSON.stringify({ name, attributes })))).toEqual(
+      new Set([JSON.stringify({ name: "userLog.findClaimHolders", attributes: { "human_users.claims": 3, "human_users.claims.held": 2 } })]),
+    );
   });
 });

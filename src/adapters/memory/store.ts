@@ -1,5 +1,6 @@
 import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
 import type {
+  ClaimHolder,
   AppendOutcome,
   DeliveryFailure,
   Directory,
@@ -27,9 +28,10 @@ export interface MemoryStoreSeed {
   readonly identityProviders?: readonly IdentityProvider[];
 }
 
-/** The memory user log always has the batch write. */
+/** The memory user log always has the batch write and the batch lookup of claim holders. */
 export interface MemoryUserLog extends UserLog {
   appendNewUsers(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
+  findClaimHolders(claims: readonly UniqueClaim[]): Promise<readonly ClaimHolder[]>;
 }
 
 /**
@@ -296,6 +298,13 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     // The stored events are frozen: handed out as they are, in a list of the caller's own.
     loadEvents: (userId) => Promise.resolve(users.get(userId)?.events.slice() ?? []),
     findClaimHolder: (claim) => Promise.resolve(claims.get(claimKey(claim))?.userId),
+    findClaimHolders: (wanted) =>
+      Promise.resolve(
+        wanted.flatMap((claim) => {
+          const userId = claims.get(claimKey(claim))?.userId;
+          return userId === undefined ? [] : [{ claim, userId, events: users.get(userId)?.events.slice() ?? [] }];
+        }),
+      ),
     // Listings are frozen too: a page is a list of the caller's own holding them.
     queryUsers: (query) => Promise.resolve(queryListings(listingsOf(users.values()), query)),
   };

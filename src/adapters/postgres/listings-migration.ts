@@ -58,7 +58,7 @@ const USERS_PER_ROUND = 500;
 const nextUsersSql = `
 SELECT DISTINCT aggregate_id FROM human_users_events WHERE aggregate_id > $1 ORDER BY aggregate_id LIMIT ${USERS_PER_ROUND}`;
 
-const eventsOfUsersSql = `
+export const eventsOfUsersSql = `
 SELECT type, aggregate_id, org_id, sequence,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, payload::text AS payload
 FROM human_users_events

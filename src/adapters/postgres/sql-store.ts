@@ -13,6 +13,7 @@ import type {
 } from "../../ports/storage.js";
 import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch } from "./batch-write.js";
+import { findClaimHolders } from "./claim-holders.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
@@ -154,6 +155,7 @@ export function sqlStore(db: SqlDatabase): SqlStore {
       const row = (await db.query(sql.claimHolderSql, [claim.kind, claim.scope, claim.key])).rows[0] as { user_id: string } | undefined;
       return row?.user_id;
     },
+    findClaimHolders: (claims) => findClaimHolders(db, claims),
     async queryUsers(query) {
       const statement = queryUsersStatement(query);
       const rows = (await db.query(statement.text, statement.params)).rows as readonly { total: unknown; user_id: string | null }[];

@@ -72,6 +72,7 @@ export function bulkLookups(directory: Directory, userLog: UserLog): { readonly 
   const findOrganization = cached((id) => directory.findOrganization(id));
   const findOrganizationByDomain = cached((domain) => directory.findOrganizationByDomain(domain.toLowerCase()));
   const findIdentityProvider = cached((id) => directory.findIdentityProvider(id));
+  const findClaimHolders = userLog.findClaimHolders?.bind(userLog);
   return {
     directory: { findOrganization, findOrganizationByDomain, findIdentityProvider },
     userLog: {
@@ -79,6 +80,7 @@ export function bulkLookups(directory: Directory, userLog: UserLog): { readonly 
       append: (request) => userLog.append(request),
       loadEvents: (userId) => userLog.loadEvents(userId),
       findClaimHolder: (claim) => userLog.findClaimHolder(claim),
+      ...(findClaimHolders === undefined ? {} : { findClaimHolders }),
       queryUsers: (query) => userLog.queryUsers(query),
     },
   };

@@ -8,12 +8,13 @@ import type { OperationContext } from "../context.js";
 import { claimKey, idpLinkClaim, usernameClaim } from "../claims.js";
 import type { Command, RequestObject } from "../commands/command.js";
 import { importHumanUserCommand, importUsernameField, importWithoutCodesCommand } from "../commands/import-human-user.js";
-import { portFailure } from "../commands/port-call.js";
+import { callPort, portFailure } from "../commands/port-call.js";
 import { continueCommand, decideCommand, finishCommand, prepareCommand, type Decided, type PreparedCommand } from "../commands/runner.js";
 import { alreadyExists } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { idpAccountKey } from "../rules/idp-account.js";
+import { foldUser } from "../users/fold-user.js";
 import { importFingerprint } from "../users/import-fingerprint.js";
 import type { BulkImportOutcome } from "./bulk-outcome.js";
 import { bulkLookups } from "./bulk-lookups.js";
@@ -195,13 +196,16 @@ function notNewOutcome(index: number, user: ReadyUser, verdict: Exclude<Verdict,
 
 /**
  * The stored holders of every claim the chunk's users want, by claim key (one lookup for the
- * chunk, then one per claim that is held); an error when the store could not say.
+ * chunk, through `findClaimHolders` when the store has it, else one more per claim that is held);
+ * an error when the store could not say.
  */
 async function storedHolders(run: Run, prepared: readonly Prepared[]): Promise<Result<ReadonlyMap<string, Holder>, ErrorBody>> {
   const claims = new Map<string, UniqueClaim>();
   for (const item of prepared) if (item.isOk()) for (const claim of item.value.claims) claims.set(claimKey(claim), claim);
   const holders = new Map<string, Holder>();
   if (claims.size === 0) return ok(holders);
+  const findClaimHolders = run.ports.userLog.findClaimHolders?.bind(run.ports.userLog);
+  if (findClaimHolders !== undefined) return storedHoldersAtOnce(run, findClaimHolders, [...claims.values()]);
   let held: readonly UniqueClaim[];
   try {
     held = await run.ports.userLog.findHeldClaims([...claims.values()]);
@@ -213,6 +217,24 @@ async function storedHolders(run: Run, prepared: readonly Prepared[]): Promise<R
     if (holder.isErr()) return err(holder.error);
     const claim = held[at];
     if (claim !== undefined && holder.value !== undefined) holders.set(claimKey(claim), holder.value);
+  }
+  return ok(holders);
+}
+
+/** `storedHolders` in one call: each holder's events folded once, however many of its claims were asked. */
+async function storedHoldersAtOnce(
+  run: Run,
+  findClaimHolders: NonNullable<UserLog["findClaimHolders"]>,
+  claims: readonly UniqueClaim[],
+): Promise<Result<ReadonlyMap<string, Holder>, ErrorBody>> {
+  const found = await callPort("storage lookup of claim holders", run.ports.logger, () => findClaimHolders(claims));
+  if (found.isErr()) return err(found.error);
+  const byUser = new Map<string, Holder>();
+  const holders = new Map<string, Holder>();
+  for (const { claim, userId, events } of found.value) {
+    let holder = byUser.get(userId);
+    if (holder === undefined) byUser.set(userId, (holder = { at: { userId }, fingerprint: foldUser(events)?.importFingerprint }));
+    holders.set(claimKey(claim), holder);
   }
   return ok(holders);
 }

@@ -1,7 +1,7 @@
 import type { Directory } from "../../ports/directory.js";
 import type { PasswordHashing } from "../../ports/password-hashing.js";
 import type { Telemetry, TelemetryAttributes } from "../../ports/telemetry.js";
-import type { AppendOutcome, UserAppend, UserLog } from "../../ports/user-log.js";
+import type { AppendOutcome, UniqueClaim, UserAppend, UserLog } from "../../ports/user-log.js";
 
 // Each storage call of the user log and the directory, and each password hash, as a child span of the operation in progress, made once per
 // ports (in resolvePorts) so that the core calls its ports as before. Attributes are counts and
@@ -37,6 +37,7 @@ export function tracedDirectory(directory: Directory, telemetry: Telemetry): Dir
 
 export function tracedUserLog(userLog: UserLog, telemetry: Telemetry): UserLog {
   const appendNewUsers = userLog.appendNewUsers?.bind(userLog);
+  const findClaimHolders = userLog.findClaimHolders?.bind(userLog);
   return {
     findHeldClaims: (claims) =>
       telemetry.span("userLog.findHeldClaims", { "human_users.claims": claims.length }, async (span) => {
@@ -60,6 +61,16 @@ export function tracedUserLog(userLog: UserLog, telemetry: Telemetry): UserLog {
               span.setAttributes({ "human_users.written": outcomes.filter((outcome) => outcome.ok).length });
               countWritten(telemetry, appends, outcomes);
               return outcomes;
+            }),
+        }),
+    ...(findClaimHolders === undefined
+      ? {}
+      : {
+          findClaimHolders: (claims: readonly UniqueClaim[]) =>
+            telemetry.span("userLog.findClaimHolders", { "human_users.claims": claims.length }, async (span) => {
+              const holders = await findClaimHolders(claims);
+              span.setAttributes({ "human_users.claims.held": holders.length });
+              return holders;
             }),
         }),
     loadEvents: (userId) =>
