@@ -1,6 +1,5 @@
-import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64Url } from "../../shared/base64.js";
-import { utf8 } from "../../shared/bytes.js";
+import { sha256 } from "../secrets/sha256.js";
 import type { UserDraft } from "../user-draft.js";
 
 /** Changes when what is compared changes, so that fingerprints of two rules never match by accident. */
@@ -31,5 +30,5 @@ export function importFingerprint(draft: UserDraft, orgId: string): string {
     draft.idpLinks.map((link) => [link.idpId, link.externalUserId, link.displayName]),
     draft.passwordlessRegistration,
   ];
-  return `${RULE}.${encodeBase64Url(sha256(utf8(JSON.stringify(compared))))}`;
+  return `${RULE}.${encodeBase64Url(sha256(JSON.stringify(compared)))}`;
 }
