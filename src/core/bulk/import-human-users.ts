@@ -364,11 +364,12 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
     return err(portFailure(cause, "bulk import options", host.logger));
   }
   try {
+    // Over the ports as resolved (cached, and traced when there is telemetry): resolving them again
+    // would wrap each lookup in a second span of the same name, and each hash too.
     const lookups = bulkLookups(host.directory, host.userLog);
-    const resolved = resolvePorts({ ...host, directory: lookups.directory, storage: { ...host.storage, userLog: lookups.userLog } }, runtime);
-    if (resolved.isErr()) return err(resolved.error);
+    const withLookups: ResolvedPorts = { ...host, directory: lookups.directory, userLog: lookups.userLog, storage: { ...host.storage, directory: lookups.directory, userLog: lookups.userLog } };
     return ok({
-      ports: resolved.value,
+      ports: withLookups,
       runtime,
       userLog: host.userLog,
       context,
