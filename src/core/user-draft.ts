@@ -58,3 +58,6 @@ export interface UserDraft {
   readonly totpSecret?: Uint8Array;
   readonly passwordlessRegistration: boolean;
 }
+
+/** A draft while a parser fills it in: its optional members are set only when present (never to undefined). */
+export type DraftInProgress = { -readonly [K in keyof UserDraft]: UserDraft[K] };

@@ -63,6 +63,7 @@ describe.each([
 
   it.each(SHA_256)("gives FIPS 180-2's SHA-256 of $data", ({ data, digest }) => {
     expect(hex(implementation.sha256(text(data)))).toBe(digest);
+    expect(implementation.sha256Base64Url(data)).toBe(Buffer.from(digest, "hex").toString("base64url"));
   });
 
   it("digests text as its UTF-8 bytes, beyond ASCII too", () => {
@@ -82,6 +83,7 @@ describe("the choice of implementation", () => {
       const message = Uint8Array.from({ length }, (_, index) => (index * 17 + 3) & 0xff);
       expect(hex(native.hmacSha256(key, message))).toBe(hex(nobleSha256Implementation.hmacSha256(key, message)));
       expect(hex(native.sha256(message))).toBe(hex(nobleSha256Implementation.sha256(message)));
+      expect(native.sha256Base64Url(message)).toBe(nobleSha256Implementation.sha256Base64Url(message));
     }
   });
 
@@ -110,15 +112,16 @@ describe("the choice of implementation", () => {
       process: {
         getBuiltinModule: () => ({
           ...crypto,
-          hash: () => {
-            calls.push("hash");
-            return new Uint8Array([2]);
+          hash: (_algorithm: string, _data: unknown, encoding: string) => {
+            calls.push(`hash ${encoding}`);
+            return encoding === "base64url" ? "written by the runtime" : new Uint8Array([2]);
           },
         }),
       },
     });
     expect([withoutHash.sha256("a"), withHash.sha256("a")]).toEqual([new Uint8Array([1]), new Uint8Array([2])]);
-    expect(calls).toEqual(["createHash", "hash"]);
+    expect([withoutHash.sha256Base64Url("a"), withHash.sha256Base64Url("a")]).toEqual(["AQ", "written by the runtime"]);
+    expect(calls).toEqual(["createHash", "hash buffer", "createHash", "hash base64url"]);
   });
 
   it("is looked up once, and the functions use it", () => {

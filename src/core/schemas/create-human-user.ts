@@ -6,7 +6,7 @@ import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
 import { unstorableTextProblem } from "../rules/storable-text.js";
 import { normalizeUsername } from "../rules/username.js";
-import type { CodeDelivery, UserDraft } from "../user-draft.js";
+import type { CodeDelivery, DraftInProgress, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
 import { atMostOneOf, member, requiredObjects } from "./structure.js";
@@ -113,27 +113,26 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
   const password = parsed.password ?? undefined;
   const hashed = parsed.hashedPassword ?? undefined;
   const urlTemplate = email.sendCode?.urlTemplate ?? undefined;
-  return {
-    ...(parsed.userId != null ? { userId: parsed.userId } : {}),
+  // Optional members set one by one, not spread in: a conditional spread costs a temporary object
+  // and a copy each on Node 20's V8.
+  const draft: DraftInProgress = {
     // A username taken from the email is stored like a given one: trimmed and in NFC.
     username: parsed.username ?? normalizeUsername(email.email),
     profile: profileDraft(profile.givenName, profile.familyName, profile),
-    email: {
-      address: email.email,
-      verified: email.isVerified === true,
-      codeDelivery: codeDelivery(email),
-      ...(urlTemplate !== undefined ? { urlTemplate } : {}),
-    },
-    ...(phone != null && phoneNumber !== undefined
-      ? { phone: { number: phoneNumber, verified: phone.isVerified === true, codeDelivery: codeDelivery(phone) } }
-      : {}),
+    email:
+      urlTemplate !== undefined
+        ? { address: email.email, verified: email.isVerified === true, codeDelivery: codeDelivery(email), urlTemplate }
+        : { address: email.email, verified: email.isVerified === true, codeDelivery: codeDelivery(email) },
     metadata: lastValuePerKey(parsed.metadata ?? []),
-    ...(password !== undefined ? { password: { kind: "plain", plain: password.password, changeRequired: password.changeRequired === true } } : {}),
-    ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed.hash, changeRequired: hashed.changeRequired === true } } : {}),
     idpLinks: firstLinkPerAccount((parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName }))),
-    ...(parsed.totpSecret != null ? { totpSecret: parsed.totpSecret } : {}),
     passwordlessRegistration: false,
   };
+  if (parsed.userId != null) draft.userId = parsed.userId;
+  if (phone != null && phoneNumber !== undefined) draft.phone = { number: phoneNumber, verified: phone.isVerified === true, codeDelivery: codeDelivery(phone) };
+  if (password !== undefined) draft.password = { kind: "plain", plain: password.password, changeRequired: password.changeRequired === true };
+  if (hashed !== undefined) draft.password = { kind: "hashed", encoded: hashed.hash, changeRequired: hashed.changeRequired === true };
+  if (parsed.totpSecret != null) draft.totpSecret = parsed.totpSecret;
+  return draft;
 }
 
 /** Every rule of the `createHumanUser` request, all violations at once, or the normalized draft. */

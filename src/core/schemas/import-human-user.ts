@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { isGlobalNumber, normalizePhoneNumber } from "../rules/phone-number.js";
 import { normalizeUsername } from "../rules/username.js";
-import type { UserDraft } from "../user-draft.js";
+import type { DraftInProgress, UserDraft } from "../user-draft.js";
 import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
 import { firstLinkPerAccount, profileDraft } from "./draft-helpers.js";
@@ -59,20 +59,21 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
   const changeRequired = parsed.passwordChangeRequired === true;
   const plain = parsed.password ?? undefined;
   const hashed = parsed.hashedPassword?.value ?? undefined;
-  return {
+  // Optional members set one by one, not spread in: a conditional spread costs a temporary object
+  // and a copy each on Node 20's V8.
+  const draft: DraftInProgress = {
     // A username taken from the email is stored like a given one: trimmed and in NFC.
     username: parsed.userName ?? normalizeUsername(email.email),
     profile: profileDraft(profile.firstName, profile.lastName, profile),
     email: { address: email.email, verified: email.isEmailVerified === true, codeDelivery: email.isEmailVerified === true ? "none" : "send" },
-    ...(phone != null
-      ? { phone: { number: phone.phone, verified: phone.isPhoneVerified === true, codeDelivery: phone.isPhoneVerified === true ? "none" : "send" } }
-      : {}),
     metadata: [],
-    ...(plain !== undefined ? { password: { kind: "plain", plain, changeRequired } } : {}),
-    ...(hashed !== undefined ? { password: { kind: "hashed", encoded: hashed, changeRequired } } : {}),
     idpLinks: firstLinkPerAccount((parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" }))),
     passwordlessRegistration: parsed.requestPasswordlessRegistration === true,
   };
+  if (phone != null) draft.phone = { number: phone.phone, verified: phone.isPhoneVerified === true, codeDelivery: phone.isPhoneVerified === true ? "none" : "send" };
+  if (plain !== undefined) draft.password = { kind: "plain", plain, changeRequired };
+  if (hashed !== undefined) draft.password = { kind: "hashed", encoded: hashed, changeRequired };
+  return draft;
 }
 
 function crossFieldViolations(request: unknown): FieldViolation[] {

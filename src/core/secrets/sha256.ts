@@ -4,6 +4,7 @@
 // once through `process.getBuiltinModule` (Node 20.16 and later, Bun, Deno); both give the same bytes.
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
+import { encodeBase64Url } from "../../shared/base64.js";
 
 /** Text is digested as its UTF-8 bytes. */
 export type DigestInput = Uint8Array | string;
@@ -13,6 +14,8 @@ export interface Sha256Implementation {
   /** Where the digests come from: `node:crypto` or `@noble/hashes`. */
   readonly name: "node:crypto" | "@noble/hashes";
   sha256(message: DigestInput): Uint8Array;
+  /** The same digest as URL-safe base64 without padding (RFC 4648 §5). */
+  sha256Base64Url(message: DigestInput): string;
   hmacSha256(key: Uint8Array, message: DigestInput): Uint8Array;
 }
 
@@ -21,7 +24,17 @@ interface NodeCrypto {
   createHmac(algorithm: "sha256", key: Uint8Array): { update(data: DigestInput): { digest(): Uint8Array } };
   createHash(algorithm: "sha256"): { update(data: DigestInput): { digest(): Uint8Array } };
   /** One-shot digest, Node 20.12 and later. */
-  hash?(algorithm: "sha256", data: DigestInput, outputEncoding: "buffer"): Uint8Array;
+  hash?: unknown;
+}
+
+/** node:crypto's one-shot digest: the bytes, or the text in the encoding asked for. */
+interface OneShotHash {
+  hash(algorithm: "sha256", data: DigestInput, outputEncoding: "buffer"): Uint8Array;
+  hash(algorithm: "sha256", data: DigestInput, outputEncoding: "base64url"): string;
+}
+
+function hasOneShotHash(crypto: NodeCrypto): crypto is NodeCrypto & OneShotHash {
+  return typeof crypto.hash === "function";
 }
 
 /** What the runtime offers to find node:crypto with: `globalThis` in production, anything in tests. */
@@ -45,6 +58,7 @@ const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
 export const nobleSha256Implementation: Sha256Implementation = {
   name: "@noble/hashes",
   sha256: (message) => nobleSha256(bytesOf(message)),
+  sha256Base64Url: (message) => encodeBase64Url(nobleSha256(bytesOf(message))),
   hmacSha256(key, message) {
     let keyed = keyedStates.get(key);
     if (keyed === undefined) {
@@ -62,11 +76,22 @@ function isNodeCrypto(value: unknown): value is NodeCrypto {
 }
 
 function nodeImplementation(crypto: NodeCrypto): Sha256Implementation {
-  const hash = crypto.hash;
+  const hmacSha256 = (key: Uint8Array, message: DigestInput) => crypto.createHmac("sha256", key).update(message).digest();
+  if (hasOneShotHash(crypto)) {
+    return {
+      name: "node:crypto",
+      sha256: (message) => crypto.hash("sha256", message, "buffer"),
+      // The runtime writes the text itself: no bytes handed back to be encoded in JavaScript.
+      sha256Base64Url: (message) => crypto.hash("sha256", message, "base64url"),
+      hmacSha256,
+    };
+  }
+  const sha256 = (message: DigestInput) => crypto.createHash("sha256").update(message).digest();
   return {
     name: "node:crypto",
-    sha256: hash !== undefined ? (message) => hash.call(crypto, "sha256", message, "buffer") : (message) => crypto.createHash("sha256").update(message).digest(),
-    hmacSha256: (key, message) => crypto.createHmac("sha256", key).update(message).digest(),
+    sha256,
+    sha256Base64Url: (message) => encodeBase64Url(sha256(message)),
+    hmacSha256,
   };
 }
 
@@ -92,6 +117,11 @@ export function currentSha256Implementation(): Sha256Implementation {
 /** SHA-256 of `message`. */
 export function sha256(message: DigestInput): Uint8Array {
   return currentSha256Implementation().sha256(message);
+}
+
+/** SHA-256 of `message` as URL-safe base64 without padding. */
+export function sha256Base64Url(message: DigestInput): string {
+  return currentSha256Implementation().sha256Base64Url(message);
 }
 
 /** HMAC-SHA256 of `message` under `key` (RFC 2104). */

@@ -1,5 +1,4 @@
-import { encodeBase64Url } from "../../shared/base64.js";
-import { sha256 } from "../secrets/sha256.js";
+import { sha256Base64Url } from "../secrets/sha256.js";
 import type { UserDraft } from "../user-draft.js";
 
 /** Changes when what is compared changes, so that fingerprints of two rules never match by accident. */
@@ -30,5 +29,5 @@ export function importFingerprint(draft: UserDraft, orgId: string): string {
     draft.idpLinks.map((link) => [link.idpId, link.externalUserId, link.displayName]),
     draft.passwordlessRegistration,
   ];
-  return `${RULE}.${encodeBase64Url(sha256(JSON.stringify(compared)))}`;
+  return `${RULE}.${sha256Base64Url(JSON.stringify(compared))}`;
 }

@@ -9,13 +9,18 @@ export function foldForSearch(text: string): string {
   return toNfkcCasefold(text);
 }
 
+/** A listing while it is built: members in the order they are written. */
+type ListingSoFar = { -readonly [K in keyof UserListing]?: UserListing[K] };
+
 /**
  * What a store keeps of a user for `listUsers`: derived from the folded state, never from a
  * request. Frozen whole, so that a store may keep it as it is.
  */
 export function userListing(state: UserState): UserListing {
   const { profile, email, phone, password } = state;
-  return deepFreeze({
+  // Member by member, in the order the listing has always had: a conditional spread costs a
+  // temporary object and a copy each on Node 20's V8.
+  const listing: ListingSoFar = {
     userId: state.userId,
     orgId: state.orgId,
     sequence: state.sequence,
@@ -31,14 +36,15 @@ export function userListing(state: UserState): UserListing {
     gender: profile.gender,
     email: email.address,
     emailVerified: email.verified,
-    ...(phone !== undefined ? { phone: phone.number } : {}),
-    phoneVerified: phone?.verified === true,
-    passwordChangeRequired: password?.changeRequired === true,
-    ...(password !== undefined ? { passwordChangedAt: isoTime(password.changedAt) } : {}),
-    usernameFolded: foldForSearch(state.username),
-    emailFolded: foldForSearch(email.address),
-    displayNameFolded: foldForSearch(profile.displayName),
-  });
+  };
+  if (phone !== undefined) listing.phone = phone.number;
+  listing.phoneVerified = phone?.verified === true;
+  listing.passwordChangeRequired = password?.changeRequired === true;
+  if (password !== undefined) listing.passwordChangedAt = isoTime(password.changedAt);
+  listing.usernameFolded = foldForSearch(state.username);
+  listing.emailFolded = foldForSearch(email.address);
+  listing.displayNameFolded = foldForSearch(profile.displayName);
+  return deepFreeze(listing as UserListing);
 }
 
 /** States in the order `listUsers` sorts them: the v2 enum's numbers (active 1, locked 4, initial 5). */

@@ -60,6 +60,26 @@ export function decodeRadix64(text: string, alphabet: string, padding: Padding):
   return buffer === 0 ? out : undefined;
 }
 
+/**
+ * Whether `text` decodes without padding (`decodeRadix64(text, alphabet, "forbidden")` is not
+ * undefined), without decoding it: every character in the alphabet, a possible length, and the
+ * bits past the last whole byte, which are the low bits of the last character, all zero. A parse
+ * that only checks a hash's spelling allocates nothing this way.
+ */
+export function isCanonicalRadix64(text: string, alphabet: string): boolean {
+  const length = text.length;
+  if (length % 4 === 1) return false;
+  const table = lookupFor(alphabet);
+  let last = 0;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    last = code < 128 ? (table[code] ?? -1) : -1;
+    if (last < 0) return false;
+  }
+  const spareBits = (length * 6) % 8;
+  return (last & ((1 << spareBits) - 1)) === 0;
+}
+
 export function encodeRadix64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   let out = "";
   let buffer = 0;

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { HashBounds } from "../bounds.js";
 import { constantTimeEqual } from "../constant-time.js";
-import { decodeBcrypt64 } from "../encoding/bcrypt64.js";
+import { decodeBcrypt64, isCanonicalBcrypt64 } from "../encoding/bcrypt64.js";
 import { utf8 } from "../encoding/bytes.js";
 import { encodeHex } from "../encoding/hex.js";
 import { bcryptDigest } from "../primitives/bcrypt.js";
@@ -30,8 +30,8 @@ export function parseBcrypt(encoded: string, prehash: BcryptHash["prehash"] = "n
   if (match === null) return err(malformed(SCHEME, "the string", "does not have the $2b$NN$<53 characters> shape"));
   const [, variant, costText, salt, checksum] = match as unknown as [string, BcryptHash["variant"], string, string, string];
   // 22 characters carry 132 bits for a 128-bit salt, 31 carry 186 for 184: the rest must be 0.
-  if (decodeBcrypt64(salt) === undefined) return err(malformed(SCHEME, "salt", "is not canonical bcrypt base64"));
-  if (decodeBcrypt64(checksum) === undefined) return err(malformed(SCHEME, "checksum", "is not canonical bcrypt base64"));
+  if (!isCanonicalBcrypt64(salt)) return err(malformed(SCHEME, "salt", "is not canonical bcrypt base64"));
+  if (!isCanonicalBcrypt64(checksum)) return err(malformed(SCHEME, "checksum", "is not canonical bcrypt base64"));
   return ok({ family: "bcrypt", variant, cost: Number(costText), salt, checksum, prehash });
 }
 
