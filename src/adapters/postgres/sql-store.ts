@@ -14,6 +14,7 @@ import type {
 import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch } from "./batch-write.js";
 import { queryUsersStatement } from "./listing-query.js";
+import { listingParams } from "./listing-sql.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
@@ -98,7 +99,7 @@ function isNewUser(append: UserAppend): boolean {
 }
 
 function newUserStatement(append: UserAppend): { readonly text: string; readonly params: unknown[] } {
-  const params: unknown[] = [toJsonClaims(append.claims), JSON.stringify(append.events), append.userId, JSON.stringify(append.listing)];
+  const params: unknown[] = [toJsonClaims(append.claims), JSON.stringify(append.events), append.userId, ...listingParams(append.listing)];
   if (append.notifications.length === 0) return { text: sql.newUserAppendSql, params };
   params.push(JSON.stringify(append.notifications), append.leaseNotificationsUntil?.toISOString() ?? null);
   return { text: sql.newUserAppendWithNotificationsSql, params };

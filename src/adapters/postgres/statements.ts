@@ -2,7 +2,7 @@
 // parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way. Times
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
-import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingValues } from "./listing-sql.js";
+import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingPlaceholders, listingValues } from "./listing-sql.js";
 
 /** `column` as RFC 3339 UTC with milliseconds. */
 function iso(column: string): string {
@@ -85,12 +85,13 @@ SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM 
  * port's order, as after HU409. Measured against `appendSql` on one connection, this costs the
  * database about 40 % less (no `ON CONFLICT`, no counting, no stream probe, no gate per write),
  * and it answers no row for the driver to parse.
- * $1 claims, $2 events (JSON arrays), $3 the user id, $4 the listing (a JSON object); with
- * notifications, $5 those (a JSON array) and $6 the lease's end or NULL.
+ * $1 claims, $2 events (JSON arrays), $3 the user id, then the listing one column a parameter
+ * from $4 (see listingParams); with notifications, then those (a JSON array) and the lease's end or NULL.
  */
 function newUserAppend(withNotifications: boolean): string {
+  const afterListing = 4 + LISTING_COLUMNS.split(", ").length;
   const notifications = withNotifications ? `, notifications AS (
-  ${insertNotifications("$5", "$6")}
+  ${insertNotifications(`$${afterListing}`, `$${afterListing + 1}`)}
 )` : "";
   return `
 WITH claimed AS (
@@ -100,8 +101,7 @@ WITH claimed AS (
 ), events AS (
   ${insertEvents}
 )${notifications}
-INSERT INTO human_users_listings (${LISTING_COLUMNS})
-SELECT ${listingValues("l")} FROM json_to_record($4::json) AS l(${LISTING_RECORD})`;
+INSERT INTO human_users_listings (${LISTING_COLUMNS}) VALUES (${listingPlaceholders(4)})`;
 }
 
 export const newUserAppendSql = newUserAppend(false);
