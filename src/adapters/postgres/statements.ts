@@ -39,6 +39,9 @@ function insertNotifications(list: string, lease: string): string {
  * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
  * index instead (23505).
  * The user's listing is replaced in the same statement, under the same condition.
+ * The claims given up are found by primary-key probes (as in heldClaimsSql) and deleted by row
+ * address: joined to the JSON (guessed at 100 rows) on a user id no index holds, the generic plan
+ * read the whole claims table for every append that gives one up.
  * The notifications are written leased until $8 when it is set: the writer delivers them itself
  * without a lease call, and should it never report on them the workers take them when it is over.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
@@ -49,8 +52,11 @@ WITH stream AS (
   SELECT coalesce(max(sequence), 0) = $5::integer AS current FROM human_users_events WHERE aggregate_id = $4
 ), released AS (
   DELETE FROM human_users_claims h
-  USING json_to_recordset($6::json) AS c(kind text, scope text, key text)
-  WHERE (SELECT current FROM stream) AND h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = $4
+  WHERE (SELECT current FROM stream) AND h.user_id = $4 AND h.ctid = ANY (ARRAY(
+    SELECT held.ctid FROM json_to_recordset($6::json) AS c(kind text, scope text, key text)
+    CROSS JOIN LATERAL (
+      SELECT x.ctid FROM human_users_claims x WHERE x.kind = c.kind AND x.scope = c.scope AND x.key = c.key LIMIT 1
+    ) AS held))
   RETURNING h.kind
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
