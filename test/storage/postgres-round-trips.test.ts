@@ -70,6 +70,18 @@ describe.skipIf(url === undefined)(`statements per createHumanUser on PostgreSQL
     expect(sent).toEqual(["findOrganization", "append new user", "findOrganization", "append new user"]);
   });
 
+  it("prepares the append, but plans the delivery report anew each time: its best plan depends on the outbox's size", async () => {
+    const queries: PgQuery[] = [];
+    const store = postgresStore({ pool: watchedPool(schema.pool, { sent: (query: PgQuery) => queries.push(query) }) });
+    expect((await createHumanUser({ ...ports, storage: store }, userRequest("hal"), context)).isOk()).toBe(true);
+    // A new store has its own directory cache: it reads the organization first.
+    expect(queries.map((query) => [named.get(query.text) ?? query.text, query.name !== undefined])).toEqual([
+      ["findOrganization", true],
+      ["append new user", true],
+      ["markDelivered", false],
+    ]);
+  });
+
   it("reports deliveries made at once in one statement", async () => {
     const store = postgresStore({ pool: watchedPool(schema.pool, { sent: (query: PgQuery) => sent.push(named.get(query.text) ?? query.text) }) });
     const offPorts = { ...ports, storage: store, config: { immediateDelivery: "off" as const } };
