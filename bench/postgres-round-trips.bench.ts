@@ -4,7 +4,8 @@
 // each user costs, and the CPU time this process and the database's backends (read from /proc:
 // the server must run on this machine for that column) spent per user. A second schema without
 // the listings' secondary indexes shows what they cost.
-// Run with `npm run bench -- round-trips`; needs PostgreSQL (HUMAN_USERS_PG_URL or 127.0.0.1:5432).
+// Run with `npm run bench -- round-trips` (BENCH_CASES=mail: only the cases naming mail, beside
+// the plain INSERT); needs PostgreSQL (HUMAN_USERS_PG_URL or 127.0.0.1:5432).
 import { readFileSync } from "node:fs";
 import { migrate, postgresStore } from "../src/adapters/postgres/index.js";
 import type { PgPoolLike } from "../src/adapters/postgres/pg-like.js";
@@ -151,12 +152,14 @@ if (url === undefined) {
     for (const index of LISTING_INDEXES) await bare.pool.query(`DROP INDEX ${index}`);
     const tallies = new Map<string, Tally>();
     const pool: PgPoolLike = indexed.pool;
+    // BENCH_CASES=mail keeps the plain INSERT (the baseline) and the cases whose name contains "mail".
+    const only = process.env.BENCH_CASES;
     const cases = [
       countedCase("plain prepared INSERT of one user row", tallies, plainInsert, pool),
       countedCase("createHumanUser, no password, returnCode", tallies, creation(true), pool),
       countedCase("createHumanUser, verification mail to memoryMailer", tallies, creation(false), pool),
       countedCase("createHumanUser, returnCode, listings without secondary indexes", tallies, creation(true), bare.pool),
-    ];
+    ].filter((benchCase, index) => index === 0 || only === undefined || benchCase.name.includes(only));
     const figures = await interleavedRounds(cases, ROUNDS, ROUND_MS);
     switchTo(undefined);
     const ticksPerSecond = Number(process.env.CLK_TCK ?? 100);

@@ -1,6 +1,6 @@
 // The statements createHumanUser sends to PostgreSQL, counted through a watched pool: one for a
-// user without mail (the append checks the claims and the sequence and writes events, claims and
-// listing), two with the verification mail (the append, which also leases the mail to this
+// user without mail (the new user's append writes events, claims and listing, the unique indexes
+// checking the claims and the stream), two with the verification mail (the append, which also leases the mail to this
 // process, and the delivery report). Deliveries reported together go as one statement.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
@@ -18,6 +18,8 @@ const acme = { id: "acme", domains: [{ domain: "acme.example", verified: true }]
 const context = { requester: { userId: "admin", orgId: "acme" } };
 const named = new Map<string, string>([
   [sql.appendSql, "append"],
+  [sql.newUserAppendSql, "append new user"],
+  [sql.newUserAppendWithNotificationsSql, "append new user"],
   [sql.leaseIdsSql, "lease"],
   [sql.deliveredSql, "markDelivered"],
   [sql.organizationByIdSql, "findOrganization"],
@@ -50,12 +52,12 @@ describe.skipIf(url === undefined)(`statements per createHumanUser on PostgreSQL
 
   it("sends one statement for a user without mail", async () => {
     expect((await createHumanUser(ports, userRequest("ann", { returnCode: {} }), context)).isOk()).toBe(true);
-    expect(sent).toEqual(["append"]);
+    expect(sent).toEqual(["append new user"]);
   });
 
   it("sends two with the verification mail: the append leases it, and the delivery is reported; the mail goes once", async () => {
     expect((await createHumanUser(ports, userRequest("bea"), context)).isOk()).toBe(true);
-    expect(sent).toEqual(["append", "markDelivered"]);
+    expect(sent).toEqual(["append new user", "markDelivered"]);
     expect(mailer.sent.map((mail) => mail.to)).toEqual(["bea@example.com"]);
     const records = (await postgresStore({ pool: schema.pool }).snapshot()).notifications.map((record) => [record.recipient, record.state, record.code]);
     expect(records).toEqual([["bea@example.com", "delivered", ""]]);
@@ -65,7 +67,19 @@ describe.skipIf(url === undefined)(`statements per createHumanUser on PostgreSQL
     const uncached = { ...ports, config: { directoryCacheSeconds: 0 } };
     expect((await createHumanUser(uncached, userRequest("cid", { returnCode: {} }), context)).isOk()).toBe(true);
     expect((await createHumanUser(uncached, userRequest("dan", { returnCode: {} }), context)).isOk()).toBe(true);
-    expect(sent).toEqual(["findOrganization", "append", "findOrganization", "append"]);
+    expect(sent).toEqual(["findOrganization", "append new user", "findOrganization", "append new user"]);
+  });
+
+  it("prepares the append, but plans the delivery report anew each time: its best plan depends on the outbox's size", async () => {
+    const queries: PgQuery[] = [];
+    const store = postgresStore({ pool: watchedPool(schema.pool, { sent: (query: PgQuery) => queries.push(query) }) });
+    expect((await createHumanUser({ ...ports, storage: store }, userRequest("hal"), context)).isOk()).toBe(true);
+    // A new store has its own directory cache: it reads the organization first.
+    expect(queries.map((query) => [named.get(query.text) ?? query.text, query.name !== undefined])).toEqual([
+      ["findOrganization", true],
+      ["append new user", true],
+      ["markDelivered", false],
+    ]);
   });
 
   it("reports deliveries made at once in one statement", async () => {

@@ -15,6 +15,7 @@ import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { queryUsersStatement } from "./listing-query.js";
+import { listingParams } from "./listing-sql.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
@@ -67,6 +68,14 @@ function isRefused(error: unknown): boolean {
   return errorCode(error) === "HU409";
 }
 
+/** The unique indexes a new user's append meets when it cannot be written as it is (see statements.ts). */
+const newUserRefusals: ReadonlySet<unknown> = new Set(["human_users_claims_unique", "human_users_events_user_sequence", "human_users_listings_pkey"]);
+
+/** A new user's append met a unique index: a claim is held, or the stream exists. */
+function isNewUserRefused(error: unknown): boolean {
+  return errorCode(error) === "23505" && newUserRefusals.has((error as { constraint?: unknown }).constraint);
+}
+
 /** Another append took the same place in the stream first. */
 function isSequenceTaken(error: unknown): boolean {
   return errorCode(error) === "23505" && (error as { constraint?: unknown }).constraint === "human_users_events_user_sequence";
@@ -83,6 +92,18 @@ function appendParams(append: UserAppend): unknown[] {
     JSON.stringify(append.listing),
     append.leaseNotificationsUntil?.toISOString() ?? null,
   ];
+}
+
+/** A new user's append (nothing given up): the lean statement, without the notifications' part when there are none. */
+function isNewUser(append: UserAppend): boolean {
+  return append.expectedSequence === 0 && (append.releasedClaims === undefined || append.releasedClaims.length === 0);
+}
+
+function newUserStatement(append: UserAppend): { readonly text: string; readonly params: unknown[] } {
+  const params: unknown[] = [toJsonClaims(append.claims), JSON.stringify(append.events), append.userId, ...listingParams(append.listing)];
+  if (append.notifications.length === 0) return { text: sql.newUserAppendSql, params };
+  params.push(JSON.stringify(append.notifications), append.leaseNotificationsUntil?.toISOString() ?? null);
+  return { text: sql.newUserAppendWithNotificationsSql, params };
 }
 
 /** A written append's answer: its notifications, when it leased them to the writer. */
@@ -125,17 +146,24 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     // Inside a host's transaction a serialization failure recurs on the same snapshot: it is a lost
     // race for the runner, which decides again and at last answers 10 (the host retries its transaction).
     const held = db.savepoint !== undefined;
+    const newUser = isNewUser(request);
+    const { text, params } = newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        await retryingConflicts(() => undoableQuery(db, sql.appendSql, appendParams(request)), held ? 1 : 3);
+        await retryingConflicts(() => undoableQuery(db, text, params), held ? 1 : 3);
         return written(request);
       } catch (error) {
-        if (isSequenceTaken(error) || (held && isRetryable(error))) {
+        // A new user's append may meet the stream before its claims: why is read in the port's order.
+        if ((!newUser && isSequenceTaken(error)) || (held && isRetryable(error))) {
           return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
         }
-        if (!isRefused(error)) throw error;
+        if (!isRefused(error) && !(newUser && isNewUserRefused(error))) throw error;
         const refusal = await refusalOf(request);
         if (refusal !== undefined) return refusal;
+        // A unique index sees rows a host's REPEATABLE READ snapshot does not: the winner of the
+        // race is invisible, and trying again on the same snapshot meets it again. A lost race, as
+        // a serialization failure is (`ON CONFLICT` raises one there).
+        if (held) return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
       }
     }
     throw new Error("human-users: the append was refused, but nothing that refuses it is there any more");

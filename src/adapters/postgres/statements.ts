@@ -2,7 +2,7 @@
 // parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way. Times
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
-import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingValues } from "./listing-sql.js";
+import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingPlaceholders, listingValues } from "./listing-sql.js";
 
 /** `column` as RFC 3339 UTC with milliseconds. */
 function iso(column: string): string {
@@ -11,12 +11,24 @@ function iso(column: string): string {
 
 /**
  * The order every writer inserts claims in. The claims' primary key decides who wins each claim
- * (a writer inserting a key another one holds uncommitted waits for it, then skips the key if it
- * committed); taken in one global order, writers wanting overlapping claims queue one behind
+ * (a writer inserting a key another one holds uncommitted waits for it, then skips the key, or
+ * fails, if it committed); taken in one global order, writers wanting overlapping claims queue one behind
  * another instead of deadlocking. No advisory lock is needed, so the statements also run on
  * databases without them.
  */
 export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.key COLLATE "C"`;
+
+const insertEvents = `INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
+  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
+  FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)`;
+
+/** Notifications from parameter `list` (a JSON array), leased until parameter `lease` when it is set. */
+function insertNotifications(list: string, lease: string): string {
+  return `INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", ${lease}::timestamptz
+  FROM json_to_recordset(${list}::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
+    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)`;
+}
 
 /**
  * One append as one statement, its own transaction, one round trip: the stream's last sequence
@@ -27,6 +39,9 @@ export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.k
  * all; the store then reads why. Two appends racing for one sequence meet at the events' unique
  * index instead (23505).
  * The user's listing is replaced in the same statement, under the same condition.
+ * The claims given up are found by primary-key probes (as in heldClaimsSql) and deleted by row
+ * address: joined to the JSON (guessed at 100 rows) on a user id no index holds, the generic plan
+ * read the whole claims table for every append that gives one up.
  * The notifications are written leased until $8 when it is set: the writer delivers them itself
  * without a lease call, and should it never report on them the workers take them when it is over.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
@@ -37,8 +52,11 @@ WITH stream AS (
   SELECT coalesce(max(sequence), 0) = $5::integer AS current FROM human_users_events WHERE aggregate_id = $4
 ), released AS (
   DELETE FROM human_users_claims h
-  USING json_to_recordset($6::json) AS c(kind text, scope text, key text)
-  WHERE (SELECT current FROM stream) AND h.kind = c.kind AND h.scope = c.scope AND h.key = c.key AND h.user_id = $4
+  WHERE (SELECT current FROM stream) AND h.user_id = $4 AND h.ctid = ANY (ARRAY(
+    SELECT held.ctid FROM json_to_recordset($6::json) AS c(kind text, scope text, key text)
+    CROSS JOIN LATERAL (
+      SELECT x.ctid FROM human_users_claims x WHERE x.kind = c.kind AND x.scope = c.scope AND x.key = c.key LIMIT 1
+    ) AS held))
   RETURNING h.kind
 ), claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
@@ -50,15 +68,10 @@ WITH stream AS (
 ), complete AS (
   SELECT (SELECT current FROM stream) AND count(*) = json_array_length($1::json) AS ok FROM claimed
 ), events AS (
-  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
-  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
+  ${insertEvents}
   WHERE (SELECT ok FROM complete)
 ), notifications AS (
-  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", $8::timestamptz
-  FROM json_to_recordset($3::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
-    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
+  ${insertNotifications("$3", "$8")}
   WHERE (SELECT ok FROM complete)
 ), listed AS (
   INSERT INTO human_users_listings (${LISTING_COLUMNS})
@@ -67,6 +80,38 @@ WITH stream AS (
   ${LISTING_UPSERT}
 )
 SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete`;
+
+/**
+ * A new user's append (expected sequence 0, no claim given up) as one statement that checks
+ * nothing itself: every check is a unique index, and a violation aborts the whole statement, so
+ * it writes all or nothing. A claim held by another user meets the claims' primary key (inserted
+ * in the global order, so writers queue instead of deadlocking: a key held uncommitted makes the
+ * insert wait, then fail if the holder commits); a stream that exists already meets the listings'
+ * primary key or the events' unique index. Each is SQLSTATE 23505, and the store reads why in the
+ * port's order, as after HU409. Measured against `appendSql` on one connection, this costs the
+ * database about 40 % less (no `ON CONFLICT`, no counting, no stream probe, no gate per write),
+ * and it answers no row for the driver to parse.
+ * $1 claims, $2 events (JSON arrays), $3 the user id, then the listing one column a parameter
+ * from $4 (see listingParams); with notifications, then those (a JSON array) and the lease's end or NULL.
+ */
+function newUserAppend(withNotifications: boolean): string {
+  const afterListing = 4 + LISTING_COLUMNS.split(", ").length;
+  const notifications = withNotifications ? `, notifications AS (
+  ${insertNotifications(`$${afterListing}`, `$${afterListing + 1}`)}
+)` : "";
+  return `
+WITH claimed AS (
+  INSERT INTO human_users_claims (kind, scope, key, user_id)
+  SELECT c.kind, c.scope, c.key, $3 FROM json_to_recordset($1::json) AS c(kind text, scope text, key text)
+  ${claimOrder}
+), events AS (
+  ${insertEvents}
+)${notifications}
+INSERT INTO human_users_listings (${LISTING_COLUMNS}) VALUES (${listingPlaceholders(4)})`;
+}
+
+export const newUserAppendSql = newUserAppend(false);
+export const newUserAppendWithNotificationsSql = newUserAppend(true);
 
 /** The stream's last sequence (0 when it does not exist). $1 the user id. */
 export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
@@ -119,12 +164,20 @@ export const leaseDueSql = leaseSql("");
 /** Only the named ids ($4, a JSON array), found through the unique index on id however long the backlog. */
 export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_elements_text($4::json)))");
 
-/** Deliveries reported together: $1 a JSON array of {id, at}. */
+/**
+ * Deliveries reported together: $1 a JSON array of {id, at}. The rows are found through the unique
+ * index on id (`= ANY (ARRAY(...))`): joined only to the JSON, which the planner guesses at 100
+ * rows, the generic plan hashed every pending notification for each report, and went on doing so
+ * through the partial index of pending ones, whose entries for delivered rows stay until vacuum.
+ * "Not delivered and not dead" is "pending" (the column's check), but the planner cannot prove
+ * it matches that index, so it takes the one on id.
+ */
 export const deliveredSql = `
 UPDATE human_users_outbox AS o
 SET state = 'delivered', code = '', link = '', delivered_at = d.at, leased_until = NULL, retry_at = NULL
 FROM json_to_recordset($1::json) AS d(id text, at timestamptz)
-WHERE o.id = d.id AND o.state = 'pending'`;
+WHERE o.id = ANY (ARRAY(SELECT r.id FROM json_to_recordset($1::json) AS r(id text))) AND o.id = d.id
+  AND o.state NOT IN ('delivered', 'dead')`;
 
 /** Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery. */
 export const failedSql = `
