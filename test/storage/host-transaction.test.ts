@@ -94,7 +94,7 @@ describe(`a user in the host's transaction (${database.label})`, () => {
     });
   });
 
-  it("a username refused by the database itself (HU409) answers 6 and leaves the host's transaction usable: its row commits", async () => {
+  it("a username refused by the database itself (a unique-index violation for a new user) answers 6 and leaves the host's transaction usable: its row commits", async () => {
     await withSubject(async (subject) => {
       const mailer = memoryMailer();
       const ids = countingIds();
