@@ -59,6 +59,8 @@ describe.each([
   it.each(RFC_4231)("gives RFC 4231's HMAC-SHA256, $name", ({ key, data, mac, truncated }) => {
     const result = hex(implementation.hmacSha256(key, data));
     expect(truncated === true ? result.slice(0, 32) : result).toBe(mac);
+    const base64 = Buffer.from(implementation.hmacSha256Base64(key, data), "base64").toString("hex");
+    expect(truncated === true ? base64.slice(0, 32) : base64).toBe(mac);
   });
 
   it.each(SHA_256)("gives FIPS 180-2's SHA-256 of $data", ({ data, digest }) => {
@@ -82,6 +84,8 @@ describe("the choice of implementation", () => {
       const key = Uint8Array.from({ length: (length % 90) + 1 }, (_, index) => (index * 31 + length) & 0xff);
       const message = Uint8Array.from({ length }, (_, index) => (index * 17 + 3) & 0xff);
       expect(hex(native.hmacSha256(key, message))).toBe(hex(nobleSha256Implementation.hmacSha256(key, message)));
+      expect(native.hmacSha256Base64(key, message)).toBe(nobleSha256Implementation.hmacSha256Base64(key, message));
+      expect(native.hmacSha256Base64(key, message)).toBe(Buffer.from(native.hmacSha256(key, message)).toString("base64"));
       expect(hex(native.sha256(message))).toBe(hex(nobleSha256Implementation.sha256(message)));
       expect(native.sha256Base64Url(message)).toBe(nobleSha256Implementation.sha256Base64Url(message));
     }

@@ -1,9 +1,9 @@
 import type { CodeKind, CodeSpec, HumanUsersConfig } from "../../ports/config.js";
 import type { Keys, KeySet } from "../../ports/keys.js";
 import type { RandomSource } from "../../ports/random-source.js";
-import { decodeLenientBase64, encodeBase64 } from "../../shared/base64.js";
+import { decodeLenientBase64 } from "../../shared/base64.js";
 import type { HashedCode } from "../events/user-events.js";
-import { hmacSha256 } from "./sha256.js";
+import { hmacSha256, hmacSha256Base64 } from "./sha256.js";
 
 const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const LETTERS_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -83,7 +83,7 @@ export function generateCode(spec: CodeSpec, random: RandomSource): string {
 
 /** How a code is kept: its keyed hash under the current keys, never the code. */
 export function hashedCode(code: string, keys: Keys): HashedCode {
-  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: encodeBase64(hmacSha256(keys.codeHmacKey, code)) };
+  return { algorithm: "HMAC-SHA256", keyId: keys.keyId, hash: hmacSha256Base64(keys.codeHmacKey, code) };
 }
 
 /** The key set a stored value names: the current one, or one a rotation retired. */

@@ -4,7 +4,7 @@
 // once through `process.getBuiltinModule` (Node 20.16 and later, Bun, Deno); both give the same bytes.
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
-import { encodeBase64Url } from "../../shared/base64.js";
+import { encodeBase64, encodeBase64Url } from "../../shared/base64.js";
 
 /** Text is digested as its UTF-8 bytes. */
 export type DigestInput = Uint8Array | string;
@@ -17,14 +17,22 @@ export interface Sha256Implementation {
   /** The same digest as URL-safe base64 without padding (RFC 4648 §5). */
   sha256Base64Url(message: DigestInput): string;
   hmacSha256(key: Uint8Array, message: DigestInput): Uint8Array;
+  /** The same HMAC as standard base64 with padding (RFC 4648 §4), as codes are stored. */
+  hmacSha256Base64(key: Uint8Array, message: DigestInput): string;
 }
 
 /** The part of node:crypto used here, typed structurally so that no Node types reach the core. */
 interface NodeCrypto {
-  createHmac(algorithm: "sha256", key: Uint8Array): { update(data: DigestInput): { digest(): Uint8Array } };
+  createHmac(algorithm: "sha256", key: Uint8Array): { update(data: DigestInput): NodeDigest };
   createHash(algorithm: "sha256"): { update(data: DigestInput): { digest(): Uint8Array } };
   /** One-shot digest, Node 20.12 and later. */
   hash?: unknown;
+}
+
+/** A node:crypto HMAC's result: the bytes, or the text in the encoding asked for. */
+interface NodeDigest {
+  digest(): Uint8Array;
+  digest(outputEncoding: "base64"): string;
 }
 
 /** node:crypto's one-shot digest: the bytes, or the text in the encoding asked for. */
@@ -54,19 +62,22 @@ type KeyedHmac = ReturnType<typeof hmac.create>;
 // halves the work of every short message's HMAC.
 const keyedStates = new WeakMap<Uint8Array, KeyedHmac>();
 
+function nobleHmacSha256(key: Uint8Array, message: DigestInput): Uint8Array {
+  let keyed = keyedStates.get(key);
+  if (keyed === undefined) {
+    keyed = hmac.create(nobleSha256, key);
+    keyedStates.set(key, keyed);
+  }
+  return keyed.clone().update(bytesOf(message)).digest();
+}
+
 /** Pure JavaScript, for runtimes without node:crypto. */
 export const nobleSha256Implementation: Sha256Implementation = {
   name: "@noble/hashes",
   sha256: (message) => nobleSha256(bytesOf(message)),
   sha256Base64Url: (message) => encodeBase64Url(nobleSha256(bytesOf(message))),
-  hmacSha256(key, message) {
-    let keyed = keyedStates.get(key);
-    if (keyed === undefined) {
-      keyed = hmac.create(nobleSha256, key);
-      keyedStates.set(key, keyed);
-    }
-    return keyed.clone().update(bytesOf(message)).digest();
-  },
+  hmacSha256: nobleHmacSha256,
+  hmacSha256Base64: (key, message) => encodeBase64(nobleHmacSha256(key, message)),
 };
 
 function isNodeCrypto(value: unknown): value is NodeCrypto {
@@ -77,6 +88,8 @@ function isNodeCrypto(value: unknown): value is NodeCrypto {
 
 function nodeImplementation(crypto: NodeCrypto): Sha256Implementation {
   const hmacSha256 = (key: Uint8Array, message: DigestInput) => crypto.createHmac("sha256", key).update(message).digest();
+  // The runtime writes the text itself: no bytes handed back to be encoded in JavaScript.
+  const hmacSha256Base64 = (key: Uint8Array, message: DigestInput) => crypto.createHmac("sha256", key).update(message).digest("base64");
   if (hasOneShotHash(crypto)) {
     return {
       name: "node:crypto",
@@ -84,6 +97,7 @@ function nodeImplementation(crypto: NodeCrypto): Sha256Implementation {
       // The runtime writes the text itself: no bytes handed back to be encoded in JavaScript.
       sha256Base64Url: (message) => crypto.hash("sha256", message, "base64url"),
       hmacSha256,
+      hmacSha256Base64,
     };
   }
   const sha256 = (message: DigestInput) => crypto.createHash("sha256").update(message).digest();
@@ -92,6 +106,7 @@ function nodeImplementation(crypto: NodeCrypto): Sha256Implementation {
     sha256,
     sha256Base64Url: (message) => encodeBase64Url(sha256(message)),
     hmacSha256,
+    hmacSha256Base64,
   };
 }
 
@@ -127,4 +142,9 @@ export function sha256Base64Url(message: DigestInput): string {
 /** HMAC-SHA256 of `message` under `key` (RFC 2104). */
 export function hmacSha256(key: Uint8Array, message: DigestInput): Uint8Array {
   return currentSha256Implementation().hmacSha256(key, message);
+}
+
+/** HMAC-SHA256 of `message` under `key`, as standard base64 with padding. */
+export function hmacSha256Base64(key: Uint8Array, message: DigestInput): string {
+  return currentSha256Implementation().hmacSha256Base64(key, message);
 }
