@@ -13,7 +13,7 @@ import { usernameDomain } from "../rules/username.js";
 import { importFingerprint } from "../users/import-fingerprint.js";
 import { parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
-import { encryptSecret } from "../secrets/encrypt.js";
+import { encryptSecret, type EncryptedSecret } from "../secrets/encrypt.js";
 import type { UserDraft } from "../user-draft.js";
 import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, DecideInput, Decision } from "./command.js";
@@ -51,6 +51,7 @@ export function userClaims(userId: string, draft: UserDraft, organization: Organ
 async function directoryRefusal(
   ports: ResolvedPorts,
   draft: UserDraft,
+  domain: string | undefined,
   organization: Organization,
   usernameField: string,
 ): Promise<Result<{ readonly refusal: ErrorBody; readonly before: "idp_link" | "domain" } | undefined, ErrorBody>> {
@@ -61,7 +62,6 @@ async function directoryRefusal(
     const usable = provider.value !== undefined && (provider.value.orgId === undefined || provider.value.orgId === organization.id);
     if (!usable) return ok({ refusal: identityProviderNotFound(), before: "idp_link" });
   }
-  const domain = usernameDomain(draft.username);
   if (domain !== undefined) {
     const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
     if (owner.isErr()) return err(owner.error);
@@ -80,11 +80,12 @@ async function directoryRefusal(
 async function checkCreationRules(
   ports: ResolvedPorts,
   draft: UserDraft,
+  domain: string | undefined,
   organization: Organization,
   claims: readonly UniqueClaim[],
   usernameField: string,
 ): Promise<Result<void, ErrorBody | "user-id-taken">> {
-  const directory = await directoryRefusal(ports, draft, organization, usernameField);
+  const directory = await directoryRefusal(ports, draft, domain, organization, usernameField);
   if (directory.isErr()) return err(directory.error);
   if (directory.value === undefined) return ok(undefined);
   const held = await callPort("storage lookup of claims", ports.logger, () => ports.userLog.findHeldClaims(claims));
@@ -103,10 +104,11 @@ const MAX_ID_DRAWS = 5;
 // A lost race decides again, but a plain password is hashed once per call, not once per try.
 const hashes = new WeakMap<UserDraft, Promise<Result<string | undefined, ErrorBody>>>();
 
-function storedPasswordHash(ports: ResolvedPorts, draft: UserDraft): Promise<Result<string | undefined, ErrorBody>> {
+/** The hash to store: as given, or the plain password's, hashed once (a promise only then). */
+function storedPasswordHash(ports: ResolvedPorts, draft: UserDraft): Result<string | undefined, ErrorBody> | Promise<Result<string | undefined, ErrorBody>> {
   const password = draft.password;
-  if (password === undefined) return Promise.resolve(ok(undefined));
-  if (password.kind === "hashed") return Promise.resolve(ok(password.encoded));
+  if (password === undefined) return ok(undefined);
+  if (password.kind === "hashed") return ok(password.encoded);
   let hashed = hashes.get(draft);
   if (hashed === undefined) {
     hashed = callPort("password hasher", ports.logger, () => ports.passwords.hash(password.plain));
@@ -192,14 +194,18 @@ function linkTemplate(user: NewUser, given: string | undefined, path: string): R
   return parseUrlTemplate(given ?? `${user.origin}${path}`).mapErr((problem) => `link template ${problem}`);
 }
 
-/** Every event and notification of one new user. */
-async function planCreation<TResponse>(
+/**
+ * Every event and notification of one new user. Synchronous: the one step that waits (sealing a
+ * TOTP secret with Web Crypto) is done before, and a creation without one waits for nothing here.
+ */
+function planCreation<TResponse>(
   ports: ResolvedPorts,
   spec: CreationSpec<TResponse>,
   input: DecideInput<UserDraft>,
   userId: string,
   encodedHash: string | undefined,
-): Promise<Result<Plan, string>> {
+  totpSecret: EncryptedSecret | undefined,
+): Result<Plan, string> {
   const { parsed: draft, organization, now } = input;
   const { config } = ports;
   const { kind } = spec;
@@ -255,9 +261,8 @@ async function planCreation<TResponse>(
       payload: { idpConfigId: idp.idpId, userId: idp.externalUserId, ...(idp.displayName !== "" ? { displayName: idp.displayName } : {}) },
     });
   }
-  if (draft.totpSecret !== undefined) {
-    const secret = await encryptSecret(draft.totpSecret, ports.keys, ports.random);
-    events.push({ type: "user.human.mfa.otp.added", payload: { secret } });
+  if (totpSecret !== undefined) {
+    events.push({ type: "user.human.mfa.otp.added", payload: { secret: totpSecret } });
     events.push({ type: "user.human.mfa.otp.verified", payload: {} });
   }
   if (draft.passwordlessRegistration) {
@@ -304,19 +309,26 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
   const requested = draft.userId;
   let userId: Result<string, ErrorBody>;
   let claims: UniqueClaim[];
+  const domain = usernameDomain(draft.username);
+  // Without an identity provider or a domain in the username, the directory has nothing to say
+  // against the user, and the append checks the claims: no lookup, and no frame waiting for one.
+  const asksDirectory = draft.idpLinks.length > 0 || domain !== undefined;
   for (let draw = 1; ; draw++) {
     userId = requested !== undefined ? ok(requested) : await callPort("id generator", ports.logger, () => ports.ids.next());
     if (userId.isErr()) return err(userId.error);
     claims = userClaims(userId.value, draft, organization);
-    const rules = await checkCreationRules(ports, draft, organization, claims, spec.usernameField(input));
+    if (!asksDirectory) break;
+    const rules = await checkCreationRules(ports, draft, domain, organization, claims, spec.usernameField(input));
     if (rules.isOk()) break;
     if (rules.error !== "user-id-taken") return err(rules.error);
     // A generated id that is taken is drawn again: the caller never asked for it.
     if (requested !== undefined || draw >= MAX_ID_DRAWS) return err(alreadyExists("user_id"));
   }
-  const encodedHash = await storedPasswordHash(ports, draft);
+  const stored = storedPasswordHash(ports, draft);
+  const encodedHash = stored instanceof Promise ? await stored : stored;
   if (encodedHash.isErr()) return err(encodedHash.error);
-  const plan = await planCreation(ports, spec, input, userId.value, encodedHash.value);
+  const totpSecret = draft.totpSecret === undefined ? undefined : await encryptSecret(draft.totpSecret, ports.keys, ports.random);
+  const plan = planCreation(ports, spec, input, userId.value, encodedHash.value, totpSecret);
   if (plan.isErr()) return err(portFailure(new Error(plan.error), "link configuration", ports.logger));
   const { events, notifications, extras } = plan.value;
   return ok({
