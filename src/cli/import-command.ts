@@ -144,7 +144,7 @@ function answerRow(row: Row, outcome: BulkImportOutcome, facts: Omit<RowFacts, "
   }
   const rowFacts: RowFacts = { ...facts, line: row.line };
   if ("alreadyThere" in outcome) return { status: "exists", entries: [existingEntry(rowFacts, outcome.alreadyThere)] };
-  if ("error" in outcome) return { status: "failed", entries: failedEntries(rowFacts, outcome.error, outcome.conflict) };
+  if ("error" in outcome) return { status: "failed", entries: failedEntries(rowFacts, outcome.error, outcome) };
   return { status: "imported", entries: [] };
 }
 

@@ -17,7 +17,10 @@ export interface ReportEntry {
   /** The field (CSV: the column) the reason is about, when there is one. */
   readonly field?: string;
   readonly reason: string;
-  /** The earlier line of the file whose user this row is (exists) or clashes with (a conflict). */
+  /**
+   * The earlier line of the file whose user this row is (exists, or failed with that line when it
+   * was not imported) or clashes with (a conflict).
+   */
   readonly earlierLine?: number;
   /** The stored user this row is (exists) or clashes with (a conflict). */
   readonly userId?: string;
@@ -48,14 +51,25 @@ export function existingEntry(row: RowFacts, holder: ImportHolder): ReportEntry 
   return { line: row.line, status: "exists", reason: "the same user is already there", ...holderFacts(row, holder) };
 }
 
-/** The report lines of a row answered with `body`: one per field violation, else one (naming the holder of a conflict). */
-export function failedEntries(row: RowFacts, body: ErrorBody, conflict?: ImportConflict): ReportEntry[] {
+/** Why a row failed beyond its body: a conflict's holder, or the earlier row of the same user that was not imported. */
+export interface FailureFacts {
+  readonly conflict?: ImportConflict | undefined;
+  readonly sameUserAs?: { readonly earlierIndex: number } | undefined;
+}
+
+/**
+ * The report lines of a row answered with `body`: one per field violation, else one (naming the
+ * holder of a conflict, or the earlier line of the same user whose failure this row shares).
+ */
+export function failedEntries(row: RowFacts, body: ErrorBody, facts: FailureFacts = {}): ReportEntry[] {
   const id = errorId(body);
   const base = { line: row.line, status: "failed", code: body.code, ...(id === undefined ? {} : { error: id }) } as const;
   const violations = body.details.flatMap((detail) => (detail["@type"] === BAD_REQUEST_TYPE ? detail.fieldViolations : []));
   if (violations.length > 0) return violations.map((violation) => ({ ...base, field: row.fieldName(violation.field), reason: violation.description }));
-  if (conflict === undefined) return [{ ...base, reason: body.message }];
-  return [{ ...base, field: row.fieldName(conflict.field), reason: body.message, ...holderFacts(row, conflict) }];
+  const { conflict, sameUserAs } = facts;
+  if (conflict !== undefined) return [{ ...base, field: row.fieldName(conflict.field), reason: body.message, ...holderFacts(row, conflict) }];
+  if (sameUserAs !== undefined) return [{ ...base, reason: `the same user as an earlier line, which was not imported: ${body.message}`, ...holderFacts(row, sameUserAs) }];
+  return [{ ...base, reason: body.message }];
 }
 
 /** The report file: JSON Lines, written as rows are answered, with the stream's backpressure respected. */

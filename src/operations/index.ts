@@ -148,7 +148,8 @@ export const verifyPasskeyRegistration: UserOperation<VerifyPasskeyRegistrationR
  * `importHumanUser` for every request of `source` (an iterable or async iterable), answered in
  * input order (see `BulkImportOutcome`): imported (`ok`), already there (`alreadyThere`), would be
  * imported (`wouldImport`, in a dry run) or refused (`error`, with `conflict` when another user
- * holds its username or identity-provider account), with the bodies `importHumanUser` gives.
+ * holds its username or identity-provider account, or `sameUserAs` when it is the same user as an
+ * earlier item whose write failed), with the bodies `importHumanUser` gives.
  *
  * Reads at most `parallelBatches + 1` batches ahead of the consumer; besides those, it keeps about
  * 370 bytes per row it imports, to compare later rows with it. Users are checked `concurrency` at

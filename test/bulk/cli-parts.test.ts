@@ -9,7 +9,7 @@ import { readLines } from "../../src/cli/lines.js";
 import { formatBar, formatDuration, formatProgressLine, progressView, type Progress } from "../../src/cli/progress.js";
 import { existingEntry, failedEntries } from "../../src/cli/report.js";
 import { readRows, type Row } from "../../src/cli/rows.js";
-import { alreadyExists, internal, invalidRequest } from "../../src/core/errors/user-errors.js";
+import { alreadyExists, internal, invalidRequest, unavailable } from "../../src/core/errors/user-errors.js";
 import { scratchFolder } from "./support.js";
 
 const scratch = scratchFolder("cli-parts");
@@ -184,13 +184,19 @@ describe("report lines", () => {
   });
 
   it("names a conflict's column and the earlier line or the stored user; other errors fail without a field", () => {
-    expect(failedEntries(row, alreadyExists("username"), { claim: "username", field: "email.email", earlierIndex: 2 })).toEqual([
+    expect(failedEntries(row, alreadyExists("username"), { conflict: { claim: "username", field: "email.email", earlierIndex: 2 } })).toEqual([
       { line: 7, status: "failed", code: 6, error: "USER-n4m6", field: "email", reason: "the username is already taken", earlierLine: 5 },
     ]);
-    expect(failedEntries(row, alreadyExists("idp_link"), { claim: "idp_link", field: "idps[0].externalUserId", userId: "u-1" })).toEqual([
+    expect(failedEntries(row, alreadyExists("idp_link"), { conflict: { claim: "idp_link", field: "idps[0].externalUserId", userId: "u-1" } })).toEqual([
       { line: 7, status: "failed", code: 6, error: "USER-l1n6", field: "idpExternalUserId", reason: "this identity provider account is already linked to a user", userId: "u-1" },
     ]);
     expect(failedEntries(row, internal())).toEqual([{ line: 7, status: "failed", code: 13, error: "USER-1nt3", reason: "internal error" }]);
+  });
+
+  it("names the earlier line of the same user when the row fails because that line was not imported", () => {
+    expect(failedEntries(row, unavailable(), { sameUserAs: { earlierIndex: 1 } })).toEqual([
+      { line: 7, status: "failed", code: 14, error: "USER-unv4", reason: "the same user as an earlier line, which was not imported: storage is unavailable, try again later", earlierLine: 3 },
+    ]);
   });
 
   it("lists a row already there with the earlier line or the stored user it is", () => {

@@ -2,8 +2,8 @@
 // fingerprint), by an earlier row of the source or an earlier import; any other clash on the
 // username or an identity-provider account is a conflict (code 6) naming the field and the holder.
 import { describe, expect, it } from "vitest";
-import { alreadyExists, internal } from "../../src/core/errors/user-errors.js";
-import { createHumanUser, importHumanUsers, type BulkImportOutcome } from "../../src/index.js";
+import { alreadyExists, internal, unavailable } from "../../src/core/errors/user-errors.js";
+import { createHumanUser, importHumanUsers, StorageUnavailableError, type BulkImportOutcome } from "../../src/index.js";
 import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
 
 const ann = userRequest("ann", { email: "ann@acme.test" });
@@ -16,6 +16,25 @@ function withIdp(request: Record<string, unknown>, externalUserId: string): Reco
 /** The id of each imported row, in input order. */
 function importedIds(outcomes: readonly BulkImportOutcome[]): string[] {
   return outcomes.flatMap((outcome) => ("ok" in outcome ? [outcome.ok.userId] : []));
+}
+
+/**
+ * The store of `ports`, as seen by an import during which another process imports `racers` into
+ * it, between the lookup of the first batch's claims and their write; that process's ids are racer-1, ...
+ */
+function racedStore(ports: ReturnType<typeof bulkPorts>, racers: readonly unknown[]) {
+  let racingIds = 0;
+  const racing = bulkPorts({ storage: ports.storage, ids: { next: () => `racer-${++racingIds}` } });
+  const store = ports.storage;
+  let raced = false;
+  const appendNewUsers = async (appends: Parameters<typeof store.userLog.appendNewUsers>[0]) => {
+    if (!raced) {
+      raced = true;
+      await collect(importHumanUsers(racing, racers, adminInAcme));
+    }
+    return store.userLog.appendNewUsers(appends);
+  };
+  return { ...ports, storage: { ...store, userLog: { ...store.userLog, appendNewUsers } } };
 }
 
 describe("importHumanUsers: the same user or a conflict", () => {
@@ -145,27 +164,56 @@ describe("importHumanUsers: the same user or a conflict", () => {
   });
 
   it("answers a row the store refuses because another writer took its username meanwhile by what that user is", async () => {
-    const ports = bulkPorts();
-    let racingIds = 0;
-    const racing = bulkPorts({ storage: ports.storage, ids: { next: () => `racer-${++racingIds}` } });
-    const store = ports.storage;
-    let raced = false;
-    const storage = {
-      ...store,
-      userLog: {
-        ...store.userLog,
-        // Another process imports the other ann between the lookup and the write.
-        appendNewUsers: async (appends: Parameters<typeof store.userLog.appendNewUsers>[0]) => {
-          if (!raced) {
-            raced = true;
-            await collect(importHumanUsers(racing, [otherAnn], adminInAcme));
-          }
-          return store.userLog.appendNewUsers(appends);
-        },
-      },
-    };
-    const outcomes = await collect(importHumanUsers({ ...ports, storage }, [ann], adminInAcme));
+    const outcomes = await collect(importHumanUsers(racedStore(bulkPorts(), [otherAnn]), [ann], adminInAcme));
     expect(outcomes).toEqual([{ index: 0, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: "racer-1" } }]);
+  });
+});
+
+describe("importHumanUsers: the same user as an earlier row that was not imported", () => {
+  /** The store, with its batch writes refused as unreachable for the batches whose number (from 1) `failing` holds. */
+  function failingBatches(failing: ReadonlySet<number>) {
+    const ports = bulkPorts();
+    const store = ports.storage;
+    let batches = 0;
+    const appendNewUsers = (appends: Parameters<typeof store.userLog.appendNewUsers>[0]) =>
+      failing.has(++batches) ? Promise.reject(new StorageUnavailableError("connection lost")) : store.userLog.appendNewUsers(appends);
+    return { ports: { ...ports, storage: { ...store, userLog: { ...store.userLog, appendNewUsers } } }, store };
+  }
+
+  it("fails the later row with the earlier row's error when that row's write failed, in the same batch", async () => {
+    const { ports, store } = failingBatches(new Set([1]));
+    expect(await collect(importHumanUsers(ports, [ann, userRequest("bob"), { ...ann }], adminInAcme))).toEqual([
+      { index: 0, error: unavailable() },
+      { index: 1, error: unavailable() },
+      { index: 2, error: unavailable(), sameUserAs: { earlierIndex: 0 } },
+    ]);
+    expect(store.snapshot().events).toEqual([]);
+  });
+
+  it("fails the later row with the earlier row's error when that row's write failed, in an earlier batch", async () => {
+    const { ports, store } = failingBatches(new Set([1]));
+    expect(await collect(importHumanUsers(ports, [ann, userRequest("bob"), { ...ann }], adminInAcme, { batchSize: 1 }))).toEqual([
+      { index: 0, error: unavailable() },
+      { index: 1, ok: importedBody() },
+      { index: 2, error: unavailable(), sameUserAs: { earlierIndex: 0 } },
+    ]);
+    expect(claimedUsernames(store.claims())).toEqual(["bob"]);
+  });
+
+  it("fails the later row when another writer took the earlier row's username for someone else meanwhile", async () => {
+    const outcomes = await collect(importHumanUsers(racedStore(bulkPorts(), [otherAnn]), [ann, { ...ann }], adminInAcme));
+    expect(outcomes).toEqual([
+      { index: 0, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: "racer-1" } },
+      { index: 1, error: usernameTaken, sameUserAs: { earlierIndex: 0 } },
+    ]);
+  });
+
+  it("keeps the later row already there when the earlier row's user turned out to be there already (written meanwhile by another import of it)", async () => {
+    const outcomes = await collect(importHumanUsers(racedStore(bulkPorts(), [ann]), [ann, { ...ann }], adminInAcme));
+    expect(outcomes).toEqual([
+      { index: 0, alreadyThere: { userId: "racer-1" } },
+      { index: 1, alreadyThere: { earlierIndex: 0 } },
+    ]);
   });
 });
 

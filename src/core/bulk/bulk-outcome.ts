@@ -21,10 +21,13 @@ export type ImportConflict = ImportHolder & { readonly claim: "username" | "idp_
  *   before, by an earlier row of the source or an earlier import: nothing written, not a failure;
  * - `wouldImport`: in a dry run, a row that would be imported;
  * - `error`: refused with the body `importHumanUser` gives; with `conflict` when a different user
- *   holds its username or identity-provider account (code 6).
+ *   holds its username or identity-provider account (code 6); with `sameUserAs` when the row is the
+ *   same user as the earlier row at `earlierIndex`, which was to be written but was not: the row
+ *   fails with that row's error (it is not there, so it is not "already there"), and a re-run
+ *   imports the user once.
  */
 export type BulkImportOutcome =
   | { readonly index: number; readonly ok: ImportHumanUserResponse }
   | { readonly index: number; readonly alreadyThere: ImportHolder }
   | { readonly index: number; readonly wouldImport: true }
-  | { readonly index: number; readonly error: ErrorBody; readonly conflict?: ImportConflict };
+  | { readonly index: number; readonly error: ErrorBody; readonly conflict?: ImportConflict; readonly sameUserAs?: { readonly earlierIndex: number } };

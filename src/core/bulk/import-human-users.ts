@@ -97,6 +97,12 @@ interface Run {
   readonly dryRun: boolean;
   /** The claims of the rows to be written so far, for comparing later rows with them. */
   readonly sourceClaims: SourceClaims;
+  /**
+   * The rows that were to be written and were not, with their error: a later row judged the same
+   * user as one of them fails with it. Filled before the row's batch is handed out, so always
+   * before any later row is.
+   */
+  readonly failedWrites: Map<number, ErrorBody>;
   /** Settles once the previous chunk's rows are judged: rows are judged in input order. */
   judged: Promise<void>;
   /** Set when the consumer stops iterating: nothing more is read. */
@@ -314,15 +320,35 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
     const writes = plans.flatMap((plan) => ("write" in plan ? [plan.write] : []));
     const written = await writeBatch(run.ports, run.userLog, writes.flatMap(({ decided }) => (decided.append === undefined ? [] : [decided.append])));
     let writeIndex = 0;
-    return await Promise.all(
+    const outcomes = await Promise.all(
       plans.map((plan, offset) =>
         "outcome" in plan ? plan.outcome : answerWritten(run, chunk.firstIndex + offset, plan.write.user, plan.write.decided, written[writeIndex++]),
       ),
     );
+    for (const [offset, plan] of plans.entries()) {
+      const outcome = outcomes[offset];
+      if ("write" in plan && outcome !== undefined && "error" in outcome) run.failedWrites.set(outcome.index, outcome.error);
+    }
+    return outcomes;
   } catch (cause) {
     const failure = portFailure(cause, "bulk import", run.ports.logger);
-    return plans.map((_, offset) => ({ index: chunk.firstIndex + offset, error: failure }));
+    return plans.map((plan, offset) => {
+      const index = chunk.firstIndex + offset;
+      if ("write" in plan) run.failedWrites.set(index, failure);
+      return { index, error: failure };
+    });
   }
+}
+
+/**
+ * A row judged the same user as an earlier row of the source, once that row's fate is known: still
+ * already there when that row was written, else failed with its error.
+ */
+function settled(run: Run, outcome: BulkImportOutcome): BulkImportOutcome {
+  if (!("alreadyThere" in outcome) || !("earlierIndex" in outcome.alreadyThere)) return outcome;
+  const { earlierIndex } = outcome.alreadyThere;
+  const error = run.failedWrites.get(earlierIndex);
+  return error === undefined ? outcome : { index: outcome.index, error, sameUserAs: { earlierIndex } };
 }
 
 interface Settings {
@@ -381,6 +407,7 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
       parallelBatches: settings.parallelBatches,
       dryRun: settings.dryRun,
       sourceClaims: new SourceClaims(),
+      failedWrites: new Map(),
       judged: Promise.resolve(),
       closed: false,
     });
@@ -423,7 +450,7 @@ export async function* runBulkImport(
         const chunk: Chunk = await reading;
         reading = chunk.last ? undefined : readChunk(run, items, chunk.firstIndex + chunk.preparations.length);
         inFlight.push(finishChunk(run, chunk).then((outcomes) => (chunk.sourceFailure === undefined ? outcomes : [...outcomes, chunk.sourceFailure])));
-      } else yield* (await inFlight.shift()) ?? [];
+      } else for (const outcome of (await inFlight.shift()) ?? []) yield settled(run, outcome);
     }
   } finally {
     run.closed = true;
