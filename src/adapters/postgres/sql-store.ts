@@ -68,18 +68,16 @@ function isRefused(error: unknown): boolean {
   return errorCode(error) === "HU409";
 }
 
-/** The unique indexes a new user's append meets when it cannot be written as it is (see statements.ts). */
+/** Whether `error` is a unique violation (23505) of one of `constraints`. */
+function violatesOneOf(error: unknown, constraints: ReadonlySet<unknown>): boolean {
+  return errorCode(error) === "23505" && constraints.has((error as { constraint?: unknown }).constraint);
+}
+
+/** The unique indexes a new user's append meets when it cannot be written as it is (see statements.ts): a claim is held, or the stream exists. */
 const newUserRefusals: ReadonlySet<unknown> = new Set(["human_users_claims_unique", "human_users_events_user_sequence", "human_users_listings_pkey"]);
 
-/** A new user's append met a unique index: a claim is held, or the stream exists. */
-function isNewUserRefused(error: unknown): boolean {
-  return errorCode(error) === "23505" && newUserRefusals.has((error as { constraint?: unknown }).constraint);
-}
-
-/** Another append took the same place in the stream first. */
-function isSequenceTaken(error: unknown): boolean {
-  return errorCode(error) === "23505" && (error as { constraint?: unknown }).constraint === "human_users_events_user_sequence";
-}
+/** The index another append meets when it took the same place in the stream first. */
+const sequenceTaken: ReadonlySet<unknown> = new Set(["human_users_events_user_sequence"]);
 
 function appendParams(append: UserAppend): unknown[] {
   return [
@@ -154,10 +152,10 @@ export function sqlStore(db: SqlDatabase): SqlStore {
         return written(request);
       } catch (error) {
         // A new user's append may meet the stream before its claims: why is read in the port's order.
-        if ((!newUser && isSequenceTaken(error)) || (held && isRetryable(error))) {
+        if ((!newUser && violatesOneOf(error, sequenceTaken)) || (held && isRetryable(error))) {
           return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
         }
-        if (!isRefused(error) && !(newUser && isNewUserRefused(error))) throw error;
+        if (!isRefused(error) && !(newUser && violatesOneOf(error, newUserRefusals))) throw error;
         const refusal = await refusalOf(request);
         if (refusal !== undefined) return refusal;
         // A unique index sees rows a host's REPEATABLE READ snapshot does not: the winner of the
