@@ -57,7 +57,7 @@ export interface BulkImportOptions {
 export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 
 /** The options `importHumanUsers` uses for members left out. */
-export const defaultBulkImportOptions = { batchSize: 500, concurrency: 64, parallelBatches: 2 } as const;
+export const defaultBulkImportOptions = { batchSize: 1000, concurrency: 64, parallelBatches: 3 } as const;
 
 /** One item checked (steps 1 to 4), its claims and fingerprint, and its decision (an error when it was refused). */
 interface ReadyUser {
