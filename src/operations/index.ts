@@ -152,7 +152,8 @@ export const verifyPasskeyRegistration: UserOperation<VerifyPasskeyRegistrationR
  * earlier item whose write failed), with the bodies `importHumanUser` gives.
  *
  * Reads at most `parallelBatches + 1` batches ahead of the consumer; besides those, it keeps about
- * 370 bytes per row it imports, to compare later rows with it. Users are checked `concurrency` at
+ * 370 bytes per row it imports, to compare later rows with it, and each failed write's error, to
+ * fail a later row of the same user with it. Users are checked `concurrency` at
  * a time, judged in input order against the source's earlier rows and the stored users (a row is
  * already there only when the holder of its username or account was imported with the same
  * fingerprint, see `importFingerprint`; otherwise it is a conflict, code 6), and written
