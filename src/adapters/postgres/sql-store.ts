@@ -123,6 +123,11 @@ export function sqlStore(db: SqlDatabase): SqlStore {
     return Number(row?.last ?? 0);
   }
 
+  /** A lost race for the user's stream, with the sequence the stream has now. */
+  async function lostRace(userId: string): Promise<AppendOutcome> {
+    return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(userId) };
+  }
+
   /** Why a refused append was refused, in the port's order; undefined if nothing is wrong any more. */
   async function refusalOf(append: UserAppend): Promise<AppendOutcome | undefined> {
     const claimRefusal = async (): Promise<AppendOutcome | undefined> => {
@@ -152,16 +157,14 @@ export function sqlStore(db: SqlDatabase): SqlStore {
         return written(request);
       } catch (error) {
         // A new user's append may meet the stream before its claims: why is read in the port's order.
-        if ((!newUser && violatesOneOf(error, sequenceTaken)) || (held && isRetryable(error))) {
-          return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
-        }
+        if ((!newUser && violatesOneOf(error, sequenceTaken)) || (held && isRetryable(error))) return lostRace(request.userId);
         if (!isRefused(error) && !(newUser && violatesOneOf(error, newUserRefusals))) throw error;
         const refusal = await refusalOf(request);
         if (refusal !== undefined) return refusal;
         // A unique index sees rows a host's REPEATABLE READ snapshot does not: the winner of the
         // race is invisible, and trying again on the same snapshot meets it again. A lost race, as
         // a serialization failure is (`ON CONFLICT` raises one there).
-        if (held) return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(request.userId) };
+        if (held) return lostRace(request.userId);
       }
     }
     throw new Error("human-users: the append was refused, but nothing that refuses it is there any more");
