@@ -129,9 +129,9 @@ function plainInsert(pool: PgPoolLike): () => Promise<void> {
   };
 }
 
-function creation(returnCode: boolean): (pool: PgPoolLike) => () => Promise<void> {
+function creation(returnCode: boolean, maxWritesInFlight?: number): (pool: PgPoolLike) => () => Promise<void> {
   return (pool) => {
-    const ports: Ports = { storage: postgresStore({ pool }), mailer: memoryMailer(), clock: systemClock, config: { allowThrowawayKeys: true } };
+    const ports: Ports = { storage: postgresStore({ pool, ...(maxWritesInFlight === undefined ? {} : { maxWritesInFlight }) }), mailer: memoryMailer(), clock: systemClock, config: { allowThrowawayKeys: true } };
     return async () => {
       const result = await createHumanUser(ports, nextRequest(returnCode), context);
       if (result.isErr()) throw new Error(`bench request refused: ${JSON.stringify(result.error)}`);
@@ -159,6 +159,11 @@ if (url === undefined) {
       countedCase("createHumanUser, no password, returnCode", tallies, creation(true), pool),
       countedCase("createHumanUser, verification mail to memoryMailer", tallies, creation(false), pool),
       countedCase("createHumanUser, returnCode, listings without secondary indexes", tallies, creation(true), bare.pool),
+      countedCase("createHumanUser, returnCode, every write alone (maxWritesInFlight: Infinity)", tallies, creation(true, Infinity), pool),
+      countedCase("createHumanUser, mail, every write alone (maxWritesInFlight: Infinity)", tallies, creation(false, Infinity), pool),
+      ...(process.env.BENCH_IN_FLIGHT ?? "").split(",").filter((value) => value !== "").map((value) =>
+        countedCase(`createHumanUser, returnCode, maxWritesInFlight: ${value}`, tallies, creation(true, Number(value)), pool),
+      ),
     ].filter((benchCase, index) => index === 0 || only === undefined || benchCase.name.includes(only));
     const figures = await interleavedRounds(cases, ROUNDS, ROUND_MS);
     switchTo(undefined);

@@ -6,3 +6,4 @@
 export { pgliteStore, migratePglite } from "./pglite-store.js";
 export type { PgliteLike, PgliteStore, PgliteStoreOptions, PgliteTransactionLike } from "./pglite-store.js";
 export type { HostTransactionStore } from "../postgres/held-transaction.js";
+export type { SqlStoreOptions } from "../postgres/sql-store.js";

@@ -2,7 +2,7 @@ import { withStorageErrors } from "../postgres/connection-failure.js";
 import { hostTransactionStore, type HostTransactionStore } from "../postgres/held-transaction.js";
 import { runMigrations, type MigrationReport } from "../postgres/migrate.js";
 import type { SqlDatabase, SqlSession, SqlTransaction } from "../postgres/sql-database.js";
-import { sqlStore, type SqlStore } from "../postgres/sql-store.js";
+import { sqlStore, type SqlStore, type SqlStoreOptions } from "../postgres/sql-store.js";
 
 // The parts of a PGlite instance the adapter uses, described structurally so that the package
 // needs no runtime import of `@electric-sql/pglite`.
@@ -31,7 +31,7 @@ export interface PgliteLike {
 }
 
 /** What `pgliteStore` is built from. */
-export interface PgliteStoreOptions {
+export interface PgliteStoreOptions extends SqlStoreOptions {
   /** A `PGlite` instance, e.g. `new PGlite("./data/users")` for a durable folder. The host owns it and closes it. */
   readonly db: PgliteLike;
 }
@@ -84,7 +84,7 @@ export interface PgliteStore extends SqlStore {
  * `postgresStore`: durable in a folder without a database server. Run `migratePglite(db)` once before use.
  */
 export function pgliteStore(options: PgliteStoreOptions): PgliteStore {
-  return { ...sqlStore(pgliteDatabase(options.db)), inTransaction: (tx) => hostTransactionStore(transactionSession(tx)) };
+  return { ...sqlStore(pgliteDatabase(options.db), options), inTransaction: (tx) => hostTransactionStore(transactionSession(tx)) };
 }
 
 /** Creates or updates the tables in the PGlite database; safe to run again. */

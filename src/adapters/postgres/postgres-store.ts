@@ -4,7 +4,7 @@ import { runMigrations, type MigrationReport } from "./migrate.js";
 import type { PgPoolLike, PgQuery, PgQueryable } from "./pg-like.js";
 import { checkOut, type PooledConnection } from "./pooled-connection.js";
 import type { SqlDatabase, SqlSession, SqlTransaction } from "./sql-database.js";
-import { sqlStore, type SqlStore } from "./sql-store.js";
+import { sqlStore, type SqlStore, type SqlStoreOptions } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
 import * as sql from "./statements.js";
 import { withinLimit } from "./time-limit.js";
@@ -14,7 +14,7 @@ export type { PgClientLike, PgPoolLike, PgQuery, PgQueryable } from "./pg-like.j
 export type { PostgresTimeouts } from "./timeout-options.js";
 export type { HostTransactionStore } from "./held-transaction.js";
 
-export interface PostgresStoreOptions extends PostgresTimeouts {
+export interface PostgresStoreOptions extends PostgresTimeouts, SqlStoreOptions {
   /** A `pg.Pool` (or anything with its `connect`). The host owns it and ends it. */
   readonly pool: PgPoolLike;
   /**
@@ -150,7 +150,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const prepared = options.preparedStatements ?? true;
   const timeouts = resolveTimeouts(options, storeTimeouts);
   return {
-    ...sqlStore(poolDatabase(options.pool, prepared, timeouts)),
+    ...sqlStore(poolDatabase(options.pool, prepared, timeouts), options),
     inTransaction: (client) => hostTransactionStore(clientSession(client, queryMaker(prepared), timeouts)),
   };
 }

@@ -1,19 +1,21 @@
 import { firstRepeatedClaim, sameClaim } from "../../core/claims.js";
-import type {
-  AppendOutcome,
-  Directory,
-  IdentityProvider,
-  Organization,
-  Outbox,
-  Storage,
-  StorageSnapshot,
-  UniqueClaim,
-  UserAppend,
-  UserLog,
+import {
+  StorageUnavailableError,
+  type AppendOutcome,
+  type Directory,
+  type IdentityProvider,
+  type Organization,
+  type Outbox,
+  type Storage,
+  type StorageSnapshot,
+  type UniqueClaim,
+  type UserAppend,
+  type UserLog,
 } from "../../ports/storage.js";
 import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
+import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
@@ -104,13 +106,79 @@ function newUserStatement(append: UserAppend): { readonly text: string; readonly
   return { text: sql.newUserAppendWithNotificationsSql, params };
 }
 
+/** New users' appends as one statement (see newUsersAppendSql), notifications leased as each append asks. */
+function newUsersStatement(appends: readonly UserAppend[]): { readonly text: string; readonly params: unknown[] } {
+  const claims: { kind: string; scope: string; key: string; writer: string }[] = [];
+  const events: UserAppend["events"][number][] = [];
+  const listings: UserAppend["listing"][] = [];
+  const notifications: (UserAppend["notifications"][number] & { readonly leasedUntil: string | null })[] = [];
+  for (const append of appends) {
+    for (const { kind, scope, key } of append.claims) claims.push({ kind, scope, key, writer: append.userId });
+    for (const event of append.events) events.push(event);
+    listings.push(append.listing);
+    const leasedUntil = append.leaseNotificationsUntil?.toISOString() ?? null;
+    for (const notification of append.notifications) notifications.push({ ...notification, leasedUntil });
+  }
+  const params: unknown[] = [JSON.stringify(claims), JSON.stringify(events), JSON.stringify(listings)];
+  if (notifications.length === 0) return { text: sql.newUsersAppendSql, params };
+  params.push(JSON.stringify(notifications));
+  return { text: sql.newUsersAppendWithNotificationsSql, params };
+}
+
+/**
+ * A group of new users' appends the database refused as a whole: each one, alone, reads why (or is
+ * written). Not only a claim held or a stream taken: whatever one user's write did wrong must not
+ * fail the others. Only the database's own failure (unreachable, out of time) fails them all.
+ */
+function isGroupRefusal(error: unknown): boolean {
+  return !(error instanceof StorageUnavailableError);
+}
+
+/** How the SQL store writes. */
+export interface SqlStoreOptions {
+  /**
+   * At most this many new users' writes on their way to the database at once (default 2); those
+   * arriving meanwhile wait, and go together as one statement when a place is free. `Infinity`:
+   * every write goes alone at once, as many at a time as the driver allows.
+   */
+  readonly maxWritesInFlight?: number;
+}
+
+/** The default of `maxWritesInFlight`. */
+export const DEFAULT_MAX_WRITES_IN_FLIGHT = 2;
+
+/** Users written together in one grouped statement, at most. */
+const MAX_GROUP = 100;
+
+/** A write on its way longer than this (waiting on a lock, say) stops holding back the writes behind it. */
+const SLOW_WRITE_MS = 25;
+
 /** A written append's answer: its notifications, when it leased them to the writer. */
 function written(append: UserAppend): AppendOutcome {
   if (append.leaseNotificationsUntil === undefined) return { ok: true };
   return { ok: true, leased: append.notifications.map((notification) => ({ ...notification, attempts: 0 })) };
 }
 
-export function sqlStore(db: SqlDatabase): SqlStore {
+export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlStore {
+  const inFlight = options.maxWritesInFlight ?? DEFAULT_MAX_WRITES_IN_FLIGHT;
+  if (!(inFlight === Infinity || (Number.isSafeInteger(inFlight) && inFlight >= 1))) {
+    throw new RangeError(`maxWritesInFlight must be a whole number of at least 1, or Infinity; got ${String(inFlight)}`);
+  }
+  // Inside a host's transaction every statement shares one connection and one fate: nothing to group.
+  const groups =
+    db.savepoint === undefined && inFlight !== Infinity
+      ? groupedNewUserWrites(
+          {
+            writeGroup: async (appends) => {
+              const { text, params } = newUsersStatement(appends);
+              await db.query(text, params);
+            },
+            isRefusal: isGroupRefusal,
+          },
+          { inFlight, maxGroup: MAX_GROUP, slowAfterMs: SLOW_WRITE_MS },
+        )
+      : undefined;
+
   async function findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]> {
     if (claims.length === 0) return [];
     const held = (await db.query(sql.heldClaimsSql, [toJsonClaims(claims)])).rows.map(toClaim);
@@ -144,6 +212,17 @@ export function sqlStore(db: SqlDatabase): SqlStore {
   }
 
   async function append(request: UserAppend): Promise<AppendOutcome> {
+    if (groups === undefined || !isNewUser(request)) return appendAlone(request);
+    const entry = await groups.enter(request);
+    if (entry.outcome === "written") return written(request);
+    try {
+      return await appendAlone(request);
+    } finally {
+      entry.done();
+    }
+  }
+
+  async function appendAlone(request: UserAppend): Promise<AppendOutcome> {
     // A refusal found to have gone away when its reason is read (a claim given up meanwhile) is
     // tried again; the loop only bounds a store that keeps answering so.
     // Inside a host's transaction a serialization failure recurs on the same snapshot: it is a lost

@@ -113,6 +113,35 @@ INSERT INTO human_users_listings (${LISTING_COLUMNS}) VALUES (${listingPlacehold
 export const newUserAppendSql = newUserAppend(false);
 export const newUserAppendWithNotificationsSql = newUserAppend(true);
 
+/**
+ * Several new users' appends as one statement, all or nothing, checked as `newUserAppend` checks
+ * one: any user's claim held or stream taken aborts it all (23505), and each is then written alone
+ * (see grouped-writes.ts). $1 the claims, each with its writer's user id (`writer`), $2 the events,
+ * $3 the listings; with notifications, $4 those, each with the end of its lease (`leasedUntil`,
+ * null for none). All JSON arrays: one parameter each however many users.
+ */
+function newUsersAppend(withNotifications: boolean): string {
+  const notifications = withNotifications ? `, notifications AS (
+  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", n."leasedUntil"
+  FROM json_to_recordset($4::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
+    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz, "leasedUntil" timestamptz)
+)` : "";
+  return `
+WITH claimed AS (
+  INSERT INTO human_users_claims (kind, scope, key, user_id)
+  SELECT c.kind, c.scope, c.key, c.writer FROM json_to_recordset($1::json) AS c(kind text, scope text, key text, writer text)
+  ${claimOrder}
+), events AS (
+  ${insertEvents}
+)${notifications}
+INSERT INTO human_users_listings (${LISTING_COLUMNS})
+SELECT ${listingValues("l")} FROM json_to_recordset($3::json) AS l(${LISTING_RECORD})`;
+}
+
+export const newUsersAppendSql = newUsersAppend(false);
+export const newUsersAppendWithNotificationsSql = newUsersAppend(true);
+
 /** The stream's last sequence (0 when it does not exist). $1 the user id. */
 export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
 
