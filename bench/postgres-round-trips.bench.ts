@@ -28,19 +28,25 @@ interface Tally {
   serverTicks: number;
 }
 
-/** The database backends serving the pools, by process id (the server runs on this machine). */
-const backends = new Set<number>();
+/** The database backends serving the pools, by process id, with the CPU ticks each had when last read. */
+const backends = new Map<number, number>();
 const seen = new WeakSet<object>();
 
-/** CPU time the backends have used so far, in clock ticks (`/proc/<pid>/stat` utime + stime). */
+/**
+ * CPU time the backends have used so far, in clock ticks (`/proc/<pid>/stat` utime + stime). A
+ * backend that has ended (the pool closes idle connections) counts with its last reading: leaving
+ * it out would subtract its whole past from the case running then.
+ */
 function serverTicks(): number {
   let ticks = 0;
-  for (const pid of backends) {
+  for (const [pid, last] of backends) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const now = Number(fields[11]) + Number(fields[12]);
+      backends.set(pid, now);
+      ticks += now;
     } catch {
-      // A backend that has ended takes its count with it.
+      ticks += last;
     }
   }
   return ticks;
@@ -56,7 +62,7 @@ function countingPool(pool: PgPoolLike, tally: Tally): PgPoolLike {
       if (seen.has(client)) return;
       seen.add(client);
       const row = (await client.query({ text: "SELECT pg_backend_pid() AS pid" })).rows[0] as { pid: number };
-      backends.add(row.pid);
+      backends.set(row.pid, 0);
     },
   });
 }

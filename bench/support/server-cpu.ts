@@ -5,9 +5,15 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = Number(process.env["CLK_TCK"] ?? 100);
 
-/** Microseconds of CPU (user + system) the server's processes have used so far. */
+/** Each server process seen so far, with the ticks it had when last read. */
+const seen = new Map<string, number>();
+
+/**
+ * Microseconds of CPU (user + system) the server's processes have used so far. A process that has
+ * ended (a connection closed) counts with its last reading, so that a window never loses the past
+ * of a process that ended inside it.
+ */
 export function postgresCpuMicros(): number {
-  let ticks = 0;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -22,10 +28,12 @@ export function postgresCpuMicros(): number {
       const close = stat.lastIndexOf(")");
       if (stat.slice(open + 1, close) !== "postgres") continue;
       const fields = stat.slice(close + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      seen.set(entry, Number(fields[11]) + Number(fields[12]));
     } catch {
-      // A process that ended meanwhile takes its count with it.
+      // Ended meanwhile: its last reading stands.
     }
   }
+  let ticks = 0;
+  for (const value of seen.values()) ticks += value;
   return (ticks * 1e6) / TICKS_PER_SECOND;
 }
