@@ -34,6 +34,8 @@ interface Subject {
   readonly watch: Watch;
   /** Every listing row, by user id, as the database has it. */
   listings(): Promise<readonly unknown[]>;
+  /** Runs `work` with the store bound to a transaction the test holds, then commits it. */
+  inHeldTransaction<T>(work: (store: SqlStore) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,23 @@ async function subject(maxWritesInFlight: number): Promise<Subject> {
       store: postgresStore({ pool, maxWritesInFlight }),
       watch,
       listings: async () => (await schema.pool.query(listingsSql)).rows,
+      async inHeldTransaction(work) {
+        const client = await schema.pool.connect();
+        try {
+          await client.query("BEGIN");
+          const held = postgresStore({ pool, maxWritesInFlight }).inTransaction({
+            query: (query: PgQuery) => {
+              observe(query.text);
+              return client.query(query);
+            },
+          });
+          const value = await work(held);
+          await client.query("COMMIT");
+          return value;
+        } finally {
+          client.release();
+        }
+      },
       close: () => schema.drop(),
     };
   }
@@ -95,6 +114,19 @@ async function subject(maxWritesInFlight: number): Promise<Subject> {
     store: pgliteStore({ db: watched, maxWritesInFlight }),
     watch,
     listings: async () => (await db.query(`SELECT * FROM ${schema}.human_users_listings ORDER BY user_id`)).rows,
+    inHeldTransaction: (work) =>
+      db.transaction((tx) =>
+        work(
+          pgliteStore({ db: watched, maxWritesInFlight }).inTransaction({
+            query: async (text, params) => {
+              observe(text);
+              return tx.query(text, params);
+            },
+            exec: (script) => tx.exec(script),
+            rollback: () => tx.rollback(),
+          }),
+        ),
+      ),
     close: async () => {
       await db.exec(`DROP SCHEMA ${schema} CASCADE`);
     },
@@ -223,6 +255,16 @@ describe(`grouped new users' writes on ${server}`, () => {
     const { listings, events } = await contents(target);
     expect((listings as { user_id: string }[]).map((row) => row.user_id)).toEqual(["first"]);
     expect(new Set(events.map((event) => event.aggregateId))).toEqual(new Set(["first"]));
+  });
+
+  it("never groups the writes of a store bound to a transaction the host holds: they share its connection and its fate", async () => {
+    const target = await opened(1);
+    const appends = [newUserAppend("h1"), newUserAppend("h2"), newUserAppend("h3"), newUserAppend("h4")];
+    const outcomes = await target.inHeldTransaction((held) => allAtOnce(held, appends));
+    expect(outcomes).toEqual(appends.map(() => ({ ok: true })));
+    expect(target.watch.sent.filter((name) => name !== "other")).toEqual(["alone", "alone", "alone", "alone"]);
+    const { listings } = await contents(target);
+    expect((listings as { user_id: string }[]).map((row) => row.user_id)).toEqual(["h1", "h2", "h3", "h4"]);
   });
 
   it("refuses a maxWritesInFlight that is not a whole number of at least 1, or Infinity", () => {
