@@ -59,15 +59,20 @@ interface WonClaim {
   readonly writer: string;
 }
 
-function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string; listings: string } {
+/**
+ * Many writes' claims (each tagged with its writer), events, notifications and listings, as one JSON
+ * array each. A notification its write leases to the writer carries the lease's end (`leasedUntil`).
+ */
+export function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string; listings: string } {
   const claims: { kind: string; scope: string; key: string; writer: string }[] = [];
   const events: UserAppend["events"][number][] = [];
-  const notifications: UserAppend["notifications"][number][] = [];
+  const notifications: (UserAppend["notifications"][number] & { readonly leasedUntil?: string })[] = [];
   const listings: UserAppend["listing"][] = [];
   for (const write of writes) {
     for (const { kind, scope, key } of write.claims) claims.push({ kind, scope, key, writer: write.userId });
     for (const event of write.events) events.push(event);
-    for (const notification of write.notifications) notifications.push(notification);
+    const leasedUntil = write.leaseNotificationsUntil?.toISOString();
+    for (const notification of write.notifications) notifications.push(leasedUntil === undefined ? notification : { ...notification, leasedUntil });
     listings.push(write.listing);
   }
   return { claims: JSON.stringify(claims), events: JSON.stringify(events), notifications: JSON.stringify(notifications), listings: JSON.stringify(listings) };

@@ -5,7 +5,10 @@ import type { UserAppend } from "../../ports/storage.js";
 export interface GroupWriter {
   /** Writes every append as one statement, all or nothing; rejects when the database refused it. */
   writeGroup(appends: readonly UserAppend[]): Promise<void>;
-  /** Whether `error`, from `writeGroup`, is one the writes, each written alone, would answer (a claim held, a stream taken, one write the database cannot take), not the database's own failure. */
+  /**
+   * Whether `error`, from `writeGroup`, is one the writes, each written alone, would answer (a claim
+   * held, a stream taken, one write the database cannot take), not the database's own failure.
+   */
   isRefusal(error: unknown): boolean;
 }
 
@@ -34,8 +37,8 @@ export type Entry = { readonly outcome: "alone"; readonly done: () => void } | {
  * Alone, or under light load, a write goes at once (`"alone"`): the caller writes it as it would
  * without grouping. A group the database refuses (one of its users lost a claim or a race, or wrote
  * something the database cannot take) answers `"alone"` to each of its writes, which then learn why
- * one by one; a failure of the database itself (gone, out of time) rejects each of them. Two writes wanting the same claim never share a group:
- * the later one waits for the next.
+ * one by one; a failure of the database itself (gone, out of time) rejects each of them. Two writes
+ * wanting the same claim never share a group: the later one waits for the next.
  */
 export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptions): { enter(append: UserAppend): Promise<Entry> } {
   interface Waiting {

@@ -13,7 +13,7 @@ import {
   type UserLog,
 } from "../../ports/storage.js";
 import { coalesced } from "../../shared/coalesced.js";
-import { appendBatch } from "./batch-write.js";
+import { appendBatch, tagged } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
@@ -108,20 +108,10 @@ function newUserStatement(append: UserAppend): { readonly text: string; readonly
 
 /** New users' appends as one statement (see newUsersAppendSql), notifications leased as each append asks. */
 function newUsersStatement(appends: readonly UserAppend[]): { readonly text: string; readonly params: unknown[] } {
-  const claims: { kind: string; scope: string; key: string; writer: string }[] = [];
-  const events: UserAppend["events"][number][] = [];
-  const listings: UserAppend["listing"][] = [];
-  const notifications: (UserAppend["notifications"][number] & { readonly leasedUntil: string | null })[] = [];
-  for (const append of appends) {
-    for (const { kind, scope, key } of append.claims) claims.push({ kind, scope, key, writer: append.userId });
-    for (const event of append.events) events.push(event);
-    listings.push(append.listing);
-    const leasedUntil = append.leaseNotificationsUntil?.toISOString() ?? null;
-    for (const notification of append.notifications) notifications.push({ ...notification, leasedUntil });
-  }
-  const params: unknown[] = [JSON.stringify(claims), JSON.stringify(events), JSON.stringify(listings)];
-  if (notifications.length === 0) return { text: sql.newUsersAppendSql, params };
-  params.push(JSON.stringify(notifications));
+  const json = tagged(appends);
+  const params: unknown[] = [json.claims, json.events, json.listings];
+  if (appends.every((append) => append.notifications.length === 0)) return { text: sql.newUsersAppendSql, params };
+  params.push(json.notifications);
   return { text: sql.newUsersAppendWithNotificationsSql, params };
 }
 

@@ -22,12 +22,15 @@ const insertEvents = `INSERT INTO human_users_events (aggregate_id, sequence, ty
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
   FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)`;
 
-/** Notifications from parameter `list` (a JSON array), leased until parameter `lease` when it is set. */
+/**
+ * Notifications from parameter `list` (a JSON array), leased until `lease` when it is not null: a
+ * parameter, or `n."leasedUntil"`, each notification's own (absent: null).
+ */
 function insertNotifications(list: string, lease: string): string {
   return `INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
   SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", ${lease}::timestamptz
   FROM json_to_recordset(${list}::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
-    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)`;
+    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz, "leasedUntil" timestamptz)`;
 }
 
 /**
@@ -118,14 +121,11 @@ export const newUserAppendWithNotificationsSql = newUserAppend(true);
  * one: any user's claim held or stream taken aborts it all (23505), and each is then written alone
  * (see grouped-writes.ts). $1 the claims, each with its writer's user id (`writer`), $2 the events,
  * $3 the listings; with notifications, $4 those, each with the end of its lease (`leasedUntil`,
- * null for none). All JSON arrays: one parameter each however many users.
+ * absent for none). All JSON arrays: one parameter each however many users.
  */
 function newUsersAppend(withNotifications: boolean): string {
   const notifications = withNotifications ? `, notifications AS (
-  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", n."leasedUntil"
-  FROM json_to_recordset($4::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
-    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz, "leasedUntil" timestamptz)
+  ${insertNotifications("$4", 'n."leasedUntil"')}
 )` : "";
   return `
 WITH claimed AS (
