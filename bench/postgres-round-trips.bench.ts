@@ -6,13 +6,13 @@
 // the listings' secondary indexes shows what they cost.
 // Run with `npm run bench -- round-trips` (BENCH_CASES=mail: only the cases naming mail, beside
 // the plain INSERT); needs PostgreSQL (HUMAN_USERS_PG_URL or 127.0.0.1:5432).
-import { readFileSync } from "node:fs";
 import { migrate, postgresStore } from "../src/adapters/postgres/index.js";
 import type { PgPoolLike } from "../src/adapters/postgres/pg-like.js";
 import { createHumanUser, memoryMailer, systemClock, type Ports } from "../src/index.js";
 import { findPostgres, schemaPool, type SchemaPool } from "../test/storage/databases.js";
 import { watchedPool } from "../test/storage/support/watched-pool.js";
 import { interleavedRounds, type BenchCase } from "./support/rounds.js";
+import { processTicks } from "./support/server-cpu.js";
 
 const IN_FLIGHT = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -40,14 +40,9 @@ const seen = new WeakSet<object>();
 function serverTicks(): number {
   let ticks = 0;
   for (const [pid, last] of backends) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      const now = Number(fields[11]) + Number(fields[12]);
-      backends.set(pid, now);
-      ticks += now;
-    } catch {
-      ticks += last;
-    }
+    const now = processTicks(pid)?.ticks ?? last;
+    backends.set(pid, now);
+    ticks += now;
   }
   return ticks;
 }

@@ -5,6 +5,19 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = Number(process.env["CLK_TCK"] ?? 100);
 
+/** A process's name and the CPU it has used so far, in clock ticks (`/proc/<pid>/stat` utime + stime); undefined once it has ended. */
+export function processTicks(pid: number | string): { readonly name: string; readonly ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const open = stat.indexOf("(");
+    const close = stat.lastIndexOf(")");
+    const fields = stat.slice(close + 2).split(" ");
+    return { name: stat.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Each server process seen so far, with the ticks it had when last read. */
 const seen = new Map<string, number>();
 
@@ -22,16 +35,9 @@ export function postgresCpuMicros(): number {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const open = stat.indexOf("(");
-      const close = stat.lastIndexOf(")");
-      if (stat.slice(open + 1, close) !== "postgres") continue;
-      const fields = stat.slice(close + 2).split(" ");
-      seen.set(entry, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // Ended meanwhile: its last reading stands.
-    }
+    const found = processTicks(entry);
+    // Ended meanwhile: its last reading stands.
+    if (found?.name === "postgres") seen.set(entry, found.ticks);
   }
   let ticks = 0;
   for (const value of seen.values()) ticks += value;

@@ -135,7 +135,7 @@ async function subject(maxWritesInFlight: number): Promise<Subject> {
 
 /** Appends `appends` all at once; the first takes the one place, the others wait and go as groups. */
 function allAtOnce(store: SqlStore, appends: readonly UserAppend[]): Promise<AppendOutcome[]> {
-  return Promise.all(appends.map((append) => store.userLog.append(append)));
+  return Promise.all(allAtOnceEach(store, appends));
 }
 
 /** A snapshot in an order that does not depend on which write committed first. */
