@@ -47,3 +47,36 @@ describe("memoryStore keeps what it stores out of its callers' reach", () => {
     expect((await store.userLog.queryUsers({ filter: { all: [] }, sortBy: "userId", ascending: true, offset: 0, limit: 10 })).users[0]).toBe(listing);
   });
 });
+
+describe("memoryStore records what became of a notification member by member", () => {
+  /** The record as the spread-and-delete merge made it, the order of its members included. */
+  function merged(record: object, patch: object): object {
+    const out: Record<string, unknown> = { ...record, ...patch };
+    for (const [name, member] of Object.entries(out)) if (member === undefined) delete out[name];
+    return out;
+  }
+
+  it("keeps the members, their order and the removed ones as a spread of the change over the record would", async () => {
+    const store = memoryStore();
+    const append = newUserAppend("u1", { notifications: 2 });
+    const leaseUntil = new Date("2026-01-01T00:05:00Z");
+    expect(await store.userLog.append({ ...append, leaseNotificationsUntil: leaseUntil })).toMatchObject({ ok: true });
+    const [first, second] = store.notifications();
+    const failedAt = new Date("2026-01-01T00:01:00Z");
+    const retryAt = new Date("2026-01-01T00:02:00Z");
+    await store.outbox.markFailed(first?.id ?? "", { at: failedAt, error: "refused", retryAt });
+    const failed = merged(first ?? {}, { attempts: 1, failedAt: failedAt.toISOString(), lastError: "refused", leasedUntil: undefined, retryAt: retryAt.toISOString() });
+    expect(JSON.stringify(store.notifications()[0])).toBe(JSON.stringify(failed));
+    const deliveredAt = new Date("2026-01-01T00:03:00Z");
+    await store.outbox.markDelivered(first?.id ?? "", deliveredAt);
+    const delivered = merged(failed, { state: "delivered", code: "", link: "", deliveredAt: deliveredAt.toISOString(), leasedUntil: undefined, retryAt: undefined });
+    expect(JSON.stringify(store.notifications()[0])).toBe(JSON.stringify(delivered));
+    expect(Object.keys(store.notifications()[0] ?? {})).toEqual(Object.keys(delivered));
+    await store.outbox.markFailed(second?.id ?? "", { at: failedAt, error: "gone" });
+    const dead = merged(second ?? {}, { attempts: 1, failedAt: failedAt.toISOString(), lastError: "gone", leasedUntil: undefined, state: "dead", code: "", link: "", retryAt: undefined });
+    expect(JSON.stringify(store.notifications()[1])).toBe(JSON.stringify(dead));
+    // Delivered and dead ones never change again.
+    await store.outbox.markDelivered(second?.id ?? "", deliveredAt);
+    expect(JSON.stringify(store.notifications()[1])).toBe(JSON.stringify(dead));
+  });
+});

@@ -81,9 +81,20 @@ function* listingsOf(users: Iterable<StoredUser>): Iterable<UserListing> {
 /** Changes to a record; an `undefined` member removes that member. */
 type RecordPatch = { readonly [K in keyof NotificationRecord]?: NotificationRecord[K] | undefined };
 
+/**
+ * `{ ...record, ...patch }` without its `undefined` members, in the same member order. Built member
+ * by member: a spread followed by `delete` leaves a slow dictionary object and cost microseconds on
+ * every delivery.
+ */
 function patched(record: NotificationRecord, patch: RecordPatch): NotificationRecord {
-  const merged: Record<string, unknown> = { ...record, ...patch };
-  for (const [name, member] of Object.entries(merged)) if (member === undefined) delete merged[name];
+  const merged: Record<string, unknown> = {};
+  let name: keyof NotificationRecord;
+  for (name in record) {
+    if (!Object.hasOwn(record, name)) continue;
+    const member = Object.hasOwn(patch, name) ? patch[name] : record[name];
+    if (member !== undefined) merged[name] = member;
+  }
+  for (name in patch) if (Object.hasOwn(patch, name) && !Object.hasOwn(record, name) && patch[name] !== undefined) merged[name] = patch[name];
   // Only optional members can be removed, and every required one comes from `record`.
   return merged as unknown as NotificationRecord;
 }
