@@ -6,9 +6,13 @@ const htmlEntities: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
+const htmlSpecial = /[&<>"']/;
+const htmlSpecials = /[&<>"']/g;
+
 /** Safe in HTML text and in quoted attribute values alike. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => htmlEntities[character] ?? character);
+  // Most values (names, codes, links) have nothing to escape: one test, and the value as it is.
+  return htmlSpecial.test(value) ? value.replace(htmlSpecials, (character) => htmlEntities[character] ?? character) : value;
 }
 
 /** A header line (the subject) must stay one line: control characters become spaces. */
