@@ -4,7 +4,7 @@ import type { HttpAnswer } from "../http/http-exchange.js";
 import type { Ports } from "../ports/index.js";
 import type { NodeHandler, NodeHandlerOptions } from "./options.js";
 import { readNodeBody } from "./read-node-body.js";
-import { requestUrl } from "./request-url.js";
+import { requestPath } from "./request-url.js";
 import { writeAnswer, writeProblem } from "./write-answer.js";
 
 function header(incoming: IncomingMessage, name: string): string | undefined {
@@ -21,14 +21,14 @@ function header(incoming: IncomingMessage, name: string): string | undefined {
 export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): NodeHandler {
   const dispatch = createDispatcher(ports, options);
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
-    const url = requestUrl(incoming);
-    if (url.isErr()) {
-      writeProblem(incoming, outgoing, url.error);
+    const path = requestPath(incoming);
+    if (path.isErr()) {
+      writeProblem(incoming, outgoing, path.error);
       return;
     }
     const answer: HttpAnswer = await dispatch({
       method: incoming.method ?? "GET",
-      path: url.value.pathname,
+      path: path.value,
       header: (name) => header(incoming, name),
       readBody: (limit) => readNodeBody(incoming, limit),
       request: incoming,
