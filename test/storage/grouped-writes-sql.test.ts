@@ -27,6 +27,9 @@ const names = new Map<string, string>([
   [sql.newUserAppendWithNotificationsSql, "alone"],
   [sql.newUsersAppendSql, "group"],
   [sql.newUsersAppendWithNotificationsSql, "group"],
+  [sql.newUsersAppendWithReportsSql, "with reports"],
+  [sql.newUsersAppendWithNotificationsAndReportsSql, "with reports"],
+  [sql.deliveredSql, "report"],
 ]);
 
 interface Subject {
@@ -265,6 +268,83 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(target.watch.sent.filter((name) => name !== "other")).toEqual(["alone", "alone", "alone", "alone"]);
     const { listings } = await contents(target);
     expect((listings as { user_id: string }[]).map((row) => row.user_id)).toEqual(["h1", "h2", "h3", "h4"]);
+  });
+
+  /** A user whose notification is written leased to this process, ready to be reported delivered. */
+  async function withDelivery(target: Subject, userId: string): Promise<string> {
+    const append = { ...newUserAppend(userId, { notifications: 1 }), leaseNotificationsUntil: at(60_000) };
+    expect(await target.store.userLog.append(append)).toEqual({ ok: true, leased: append.notifications.map((notification) => ({ ...notification, attempts: 0 })) });
+    return append.notifications[0]?.id ?? "";
+  }
+
+  async function stateOf(target: Subject, id: string): Promise<readonly unknown[]> {
+    const record = (await target.store.snapshot()).notifications.find((notification) => notification.id === id);
+    return [record?.state, record?.code, record?.deliveredAt];
+  }
+
+  it("carries a delivery report made while writes are on their way in the next write statement: no statement of its own", async () => {
+    const target = await opened(1);
+    const id = await withDelivery(target, "mailed");
+    target.watch.sent.length = 0;
+    const writes = allAtOnceEach(target.store, [newUserAppend("first"), newUserAppend("g1"), newUserAppend("g2")]);
+    const reported = target.store.outbox.markDelivered(id, at(5_000));
+    expect(await Promise.all([...writes, reported])).toEqual([{ ok: true }, { ok: true }, { ok: true }, undefined]);
+    // The first write's statement (alone) took the report; the other two went as a group.
+    expect(target.watch.sent).toEqual(["with reports", "group"]);
+    expect(await stateOf(target, id)).toEqual(["delivered", "", at(5_000).toISOString()]);
+    expect((await contents(target)).listings).toHaveLength(4);
+  });
+
+  it("sends a report that waited alone once the writes are over and none took it", async () => {
+    const target = await opened(1);
+    const id = await withDelivery(target, "mailed");
+    target.watch.sent.length = 0;
+    let reported: Promise<void> | undefined;
+    // Reported while the write's statement is already on its way: nothing else is coming.
+    target.watch.failing = (text) => {
+      if (names.get(text) === "alone" && reported === undefined) reported = target.store.outbox.markDelivered(id, at(5_000));
+      return undefined;
+    };
+    expect(await target.store.userLog.append(newUserAppend("first"))).toEqual({ ok: true });
+    await reported;
+    expect(target.watch.sent).toEqual(["alone", "report"]);
+    expect(await stateOf(target, id)).toEqual(["delivered", "", at(5_000).toISOString()]);
+  });
+
+  it("sends a report alone at once when no write is on its way, and after a refused statement it rode in", async () => {
+    const target = await opened(1);
+    const quiet = await withDelivery(target, "quiet");
+    const refused = await withDelivery(target, "refused");
+    expect(await target.store.userLog.append(newUserAppend("holder", { claims: [usernameClaim("ann")] }))).toEqual({ ok: true });
+    target.watch.sent.length = 0;
+    await target.store.outbox.markDelivered(quiet, at(4_000));
+    expect(target.watch.sent).toEqual(["report"]);
+    target.watch.sent.length = 0;
+    const writes = allAtOnceEach(target.store, [newUserAppend("taker", { claims: [usernameClaim("ann")] }), newUserAppend("g1"), newUserAppend("g2")]);
+    const reported = target.store.outbox.markDelivered(refused, at(5_000));
+    expect(await Promise.all([...writes, reported])).toEqual([{ ok: false, reason: "claim-held", conflict: usernameClaim("ann") }, { ok: true }, { ok: true }, undefined]);
+    // The taker's statement carried the report and was refused: the report then went on its own.
+    expect(target.watch.sent[0]).toBe("with reports");
+    expect(target.watch.sent.filter((name) => name === "report")).toEqual(["report"]);
+    expect([await stateOf(target, quiet), await stateOf(target, refused)]).toEqual([
+      ["delivered", "", at(4_000).toISOString()],
+      ["delivered", "", at(5_000).toISOString()],
+    ]);
+  });
+
+  it("rejects a report when neither the statement it rode in nor one of its own can be written", async () => {
+    const target = await opened(1);
+    const id = await withDelivery(target, "mailed");
+    target.watch.failing = (text) => (names.get(text) === "with reports" || names.get(text) === "report" ? new Error("Connection terminated unexpectedly") : undefined);
+    const writes = Promise.allSettled(allAtOnceEach(target.store, [newUserAppend("first"), newUserAppend("g1")]));
+    const reported = target.store.outbox.markDelivered(id, at(5_000)).then(
+      () => "written",
+      (error: unknown) => (error instanceof StorageUnavailableError ? "unavailable" : String(error)),
+    );
+    expect((await writes).map((outcome) => outcome.status)).toEqual(["rejected", "fulfilled"]);
+    expect(await reported).toBe("unavailable");
+    target.watch.failing = undefined;
+    expect(await stateOf(target, id)).toEqual(["pending", expect.any(String), undefined]);
   });
 
   it("refuses a maxWritesInFlight that is not a whole number of at least 1, or Infinity", () => {

@@ -10,6 +10,8 @@ export interface GroupWriter {
    * held, a stream taken, one write the database cannot take), not the database's own failure.
    */
   isRefusal(error: unknown): boolean;
+  /** Called when the last write on its way ends (or has been slow) and none waits: nothing will be written for now. */
+  onIdle?(): void;
 }
 
 export interface GroupingOptions {
@@ -30,6 +32,17 @@ export interface GroupingOptions {
  */
 export type Entry = { readonly outcome: "alone"; readonly done: () => void } | { readonly outcome: "written" };
 
+/** New users' writes on their way to the database, grouped while it is busy. */
+export interface GroupedWrites {
+  /** Waits for a place (see Entry). */
+  enter(append: UserAppend): Promise<Entry>;
+  /**
+   * Whether writes are on their way or waiting for a place. Until `onIdle` is called, another
+   * write statement may start: a waiting write's, or the next one of a caller whose write ended.
+   */
+  active(): boolean;
+}
+
 /**
  * New users' writes, grouped while the database is busy, as a database groups commits: at most
  * `inFlight` writes (alone or grouped) are on their way at once; a write arriving when that many are
@@ -40,7 +53,7 @@ export type Entry = { readonly outcome: "alone"; readonly done: () => void } | {
  * one by one; a failure of the database itself (gone, out of time) rejects each of them. Two writes
  * wanting the same claim never share a group: the later one waits for the next.
  */
-export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptions): { enter(append: UserAppend): Promise<Entry> } {
+export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptions): GroupedWrites {
   interface Waiting {
     readonly append: UserAppend;
     readonly keys: readonly string[];
@@ -61,6 +74,7 @@ export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptio
       clearTimeout(timer);
       busy -= 1;
       startNext();
+      if (busy === 0 && queue.length === 0) writer.onIdle?.();
     };
     const timer: ReturnType<typeof setTimeout> = setTimeout(giveBack, options.slowAfterMs);
     // A timer must not keep a Node process alive (elsewhere `unref` does not exist).
@@ -112,6 +126,7 @@ export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptio
   }
 
   return {
+    active: () => busy > 0 || queue.length > 0,
     enter(append) {
       if (busy < options.inFlight && queue.length === 0) return Promise.resolve({ outcome: "alone", done: takePlace() });
       return new Promise<Entry>((resolve, reject) => {

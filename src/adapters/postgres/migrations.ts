@@ -1,4 +1,5 @@
 import type { SqlSession } from "./sql-database.js";
+import { DELIVERY_REPORTS_SQL } from "./delivery-reports-migration.js";
 import { backfillListings, LISTINGS_SQL } from "./listings-migration.js";
 import { recomputeUsernameClaimKeys, USERNAME_KEYS_SQL, type UsernamesFoldedTogether } from "./username-claim-keys.js";
 
@@ -123,6 +124,7 @@ export const migrations: readonly Migration[] = [
       return {};
     },
   },
+  { version: 4, name: "delivery_reports", sql: DELIVERY_REPORTS_SQL },
 ];
 
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */

@@ -6,7 +6,6 @@ import { checkOut, type PooledConnection } from "./pooled-connection.js";
 import type { SqlDatabase, SqlSession, SqlTransaction } from "./sql-database.js";
 import { sqlStore, type SqlStore, type SqlStoreOptions } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
-import * as sql from "./statements.js";
 import { withinLimit } from "./time-limit.js";
 import { migrationTimeouts, resolveTimeouts, storeTimeouts, type PostgresTimeouts, type ResolvedTimeouts } from "./timeout-options.js";
 
@@ -28,19 +27,10 @@ export interface PostgresStoreOptions extends PostgresTimeouts, SqlStoreOptions 
 /** Turns the store's SQL into `pg` queries; scripts (several statements) are never prepared. */
 type QueryMaker = (text: string, params?: readonly unknown[]) => PgQuery;
 
-/**
- * Statements planned anew on every call, never prepared: their best plan depends on how big the
- * outbox is. A connection's prepared statement keeps the generic plan it got while the table was
- * small (a sequential scan), and then read the whole outbox for every delivery report: ~4 ms per
- * report after a few thousand users in the round-trips bench. Planning costs ~0.1 ms, and each
- * report carries several deliveries.
- */
-const plannedEachTime: ReadonlySet<string> = new Set([sql.deliveredSql]);
-
 function queryMaker(prepared: boolean): QueryMaker {
   return (text, params) => {
     if (params === undefined) return { text };
-    return prepared && !plannedEachTime.has(text) ? { name: statementName(text), text, values: [...params] } : { text, values: [...params] };
+    return prepared ? { name: statementName(text), text, values: [...params] } : { text, values: [...params] };
   };
 }
 

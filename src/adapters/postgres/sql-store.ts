@@ -12,9 +12,9 @@ import {
   type UserAppend,
   type UserLog,
 } from "../../ports/storage.js";
-import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch, tagged } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
+import { deliveryReports, type Riders } from "./delivery-reports.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";
@@ -106,13 +106,18 @@ function newUserStatement(append: UserAppend): { readonly text: string; readonly
   return { text: sql.newUserAppendWithNotificationsSql, params };
 }
 
-/** New users' appends as one statement (see newUsersAppendSql), notifications leased as each append asks. */
-function newUsersStatement(appends: readonly UserAppend[]): { readonly text: string; readonly params: unknown[] } {
+/**
+ * New users' appends as one statement (see newUsersAppendSql), notifications leased as each append
+ * asks, with the delivery reports riding along when there are some.
+ */
+function newUsersStatement(appends: readonly UserAppend[], riders: Riders | undefined): { readonly text: string; readonly params: unknown[] } {
   const json = tagged(appends);
   const params: unknown[] = [json.claims, json.events, json.listings];
-  if (appends.every((append) => append.notifications.length === 0)) return { text: sql.newUsersAppendSql, params };
-  params.push(json.notifications);
-  return { text: sql.newUsersAppendWithNotificationsSql, params };
+  const withNotifications = appends.some((append) => append.notifications.length > 0);
+  if (withNotifications) params.push(json.notifications);
+  if (riders !== undefined) params.push(riders.json);
+  if (withNotifications) return { text: riders === undefined ? sql.newUsersAppendWithNotificationsSql : sql.newUsersAppendWithNotificationsAndReportsSql, params };
+  return { text: riders === undefined ? sql.newUsersAppendSql : sql.newUsersAppendWithReportsSql, params };
 }
 
 /**
@@ -160,14 +165,29 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
       ? groupedNewUserWrites(
           {
             writeGroup: async (appends) => {
-              const { text, params } = newUsersStatement(appends);
-              await db.query(text, params);
+              const riders = reports.takeRiders();
+              const { text, params } = newUsersStatement(appends, riders);
+              try {
+                await db.query(text, params);
+              } catch (error) {
+                riders?.notWritten();
+                throw error;
+              }
+              riders?.written();
             },
             isRefusal: isGroupRefusal,
+            onIdle: () => reports.sendWaiting(),
           },
           { inFlight, maxGroup: MAX_GROUP, slowAfterMs: SLOW_WRITE_MS },
         )
       : undefined;
+  // Deliveries ride in the next new users' write statement while writes are on their way, else go alone.
+  const reports = deliveryReports(
+    async (json) => {
+      await db.query(sql.deliveredSql, [json]);
+    },
+    () => groups?.active() === true,
+  );
 
   async function findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]> {
     if (claims.length === 0) return [];
@@ -213,13 +233,27 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
   }
 
   async function appendAlone(request: UserAppend): Promise<AppendOutcome> {
+    const newUser = isNewUser(request);
+    // Waiting delivery reports ride in a new user's statement, as in a group's (of one).
+    const riders = newUser ? reports.takeRiders() : undefined;
+    try {
+      const outcome = await writeAlone(request, newUser, riders);
+      if (outcome.ok) riders?.written();
+      else riders?.notWritten();
+      return outcome;
+    } catch (error) {
+      riders?.notWritten();
+      throw error;
+    }
+  }
+
+  async function writeAlone(request: UserAppend, newUser: boolean, riders: Riders | undefined): Promise<AppendOutcome> {
     // A refusal found to have gone away when its reason is read (a claim given up meanwhile) is
     // tried again; the loop only bounds a store that keeps answering so.
     // Inside a host's transaction a serialization failure recurs on the same snapshot: it is a lost
     // race for the runner, which decides again and at last answers 10 (the host retries its transaction).
     const held = db.savepoint !== undefined;
-    const newUser = isNewUser(request);
-    const { text, params } = newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
+    const { text, params } = riders !== undefined ? newUsersStatement([request], riders) : newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         await retryingConflicts(() => undoableQuery(db, text, params), held ? 1 : 3);
@@ -274,11 +308,6 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     findIdentityProvider: (id) => findOne(sql.identityProviderSql, id, toIdentityProvider),
   };
 
-  // Deliveries reported while one report is on its way go together as the next statement.
-  const markDelivered = coalesced<{ readonly id: string; readonly at: string }>(async (deliveries) => {
-    await db.query(sql.deliveredSql, [JSON.stringify(deliveries)]);
-  });
-
   const outbox: Outbox = {
     async lease(request) {
       if (request.limit <= 0 || request.ids?.length === 0) return [];
@@ -289,7 +318,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
           : await db.query(sql.leaseIdsSql, [...window, JSON.stringify(request.ids)]);
       return leased.rows.map(toPending);
     },
-    markDelivered: (id, at) => markDelivered({ id, at: at.toISOString() }),
+    markDelivered: (id, at) => reports.report(id, at),
     async markFailed(id, failure) {
       await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null]);
     },

@@ -120,12 +120,19 @@ export const newUserAppendWithNotificationsSql = newUserAppend(true);
  * Several new users' appends as one statement, all or nothing, checked as `newUserAppend` checks
  * one: any user's claim held or stream taken aborts it all (23505), and each is then written alone
  * (see grouped-writes.ts). $1 the claims, each with its writer's user id (`writer`), $2 the events,
- * $3 the listings; with notifications, $4 those, each with the end of its lease (`leasedUntil`,
- * absent for none). All JSON arrays: one parameter each however many users.
+ * $3 the listings; with notifications, then those, each with the end of its lease (`leasedUntil`,
+ * absent for none); with delivery reports riding along (see delivery-reports.ts), then those
+ * ({id, at}), marked by `human_users_mark_delivered` in the same transaction. All JSON arrays: one
+ * parameter each however many users.
  */
-function newUsersAppend(withNotifications: boolean): string {
+function newUsersAppend(withNotifications: boolean, withReports: boolean): string {
+  let next = 4;
   const notifications = withNotifications ? `, notifications AS (
-  ${insertNotifications("$4", 'n."leasedUntil"')}
+  ${insertNotifications(`$${next++}`, 'n."leasedUntil"')}
+)` : "";
+  // Not a data-modifying CTE: it runs because the INSERT below reads it, once (a volatile call is never inlined).
+  const reports = withReports ? `, reported AS (
+  SELECT human_users_mark_delivered($${next++}::json) AS marked
 )` : "";
   return `
 WITH claimed AS (
@@ -134,13 +141,15 @@ WITH claimed AS (
   ${claimOrder}
 ), events AS (
   ${insertEvents}
-)${notifications}
+)${notifications}${reports}
 INSERT INTO human_users_listings (${LISTING_COLUMNS})
-SELECT ${listingValues("l")} FROM json_to_recordset($3::json) AS l(${LISTING_RECORD})`;
+SELECT ${listingValues("l")} FROM json_to_recordset($3::json) AS l(${LISTING_RECORD})${withReports ? "\nWHERE (SELECT marked FROM reported) IS NOT NULL" : ""}`;
 }
 
-export const newUsersAppendSql = newUsersAppend(false);
-export const newUsersAppendWithNotificationsSql = newUsersAppend(true);
+export const newUsersAppendSql = newUsersAppend(false, false);
+export const newUsersAppendWithNotificationsSql = newUsersAppend(true, false);
+export const newUsersAppendWithReportsSql = newUsersAppend(false, true);
+export const newUsersAppendWithNotificationsAndReportsSql = newUsersAppend(true, true);
 
 /** The stream's last sequence (0 when it does not exist). $1 the user id. */
 export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
@@ -194,19 +203,11 @@ export const leaseDueSql = leaseSql("");
 export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_elements_text($4::json)))");
 
 /**
- * Deliveries reported together: $1 a JSON array of {id, at}. The rows are found through the unique
- * index on id (`= ANY (ARRAY(...))`): joined only to the JSON, which the planner guesses at 100
- * rows, the generic plan hashed every pending notification for each report, and went on doing so
- * through the partial index of pending ones, whose entries for delivered rows stay until vacuum.
- * "Not delivered and not dead" is "pending" (the column's check), but the planner cannot prove
- * it matches that index, so it takes the one on id.
+ * Deliveries reported together, when no write statement is on its way for them to ride in: $1 a
+ * JSON array of {id, at}. The function plans its update for the ids given (see
+ * delivery-reports-migration.ts), so this statement is prepared like the others.
  */
-export const deliveredSql = `
-UPDATE human_users_outbox AS o
-SET state = 'delivered', code = '', link = '', delivered_at = d.at, leased_until = NULL, retry_at = NULL
-FROM json_to_recordset($1::json) AS d(id text, at timestamptz)
-WHERE o.id = ANY (ARRAY(SELECT r.id FROM json_to_recordset($1::json) AS r(id text))) AND o.id = d.id
-  AND o.state NOT IN ('delivered', 'dead')`;
+export const deliveredSql = `SELECT human_users_mark_delivered($1::json) AS marked`;
 
 /** Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery. */
 export const failedSql = `
