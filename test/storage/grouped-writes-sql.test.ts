@@ -311,6 +311,26 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(await stateOf(target, id)).toEqual(["delivered", "", at(5_000).toISOString()]);
   });
 
+  it("sends the reports that waited for the writes together with those given as the writes end, in one statement", async () => {
+    const target = await opened(1);
+    const early = await withDelivery(target, "early");
+    const late = await withDelivery(target, "late");
+    target.watch.sent.length = 0;
+    let waited: Promise<void> | undefined;
+    target.watch.failing = (text) => {
+      if (names.get(text) === "alone" && waited === undefined) waited = target.store.outbox.markDelivered(early, at(4_000));
+      return undefined;
+    };
+    // As a caller whose write just ended reports its own delivery.
+    await target.store.userLog.append(newUserAppend("writer")).then(() => target.store.outbox.markDelivered(late, at(5_000)));
+    await waited;
+    expect(target.watch.sent).toEqual(["alone", "report"]);
+    expect([await stateOf(target, early), await stateOf(target, late)]).toEqual([
+      ["delivered", "", at(4_000).toISOString()],
+      ["delivered", "", at(5_000).toISOString()],
+    ]);
+  });
+
   it("sends a report alone at once when no write is on its way, and after a refused statement it rode in", async () => {
     const target = await opened(1);
     const quiet = await withDelivery(target, "quiet");

@@ -22,8 +22,12 @@ export interface DeliveryReports {
   report(id: string, at: Date): Promise<void>;
   /** The reports waiting for a write to ride in, taken out; undefined when there are none. */
   takeRiders(): Riders | undefined;
-  /** Sends the reports waiting for a write alone: no write is coming for them. */
-  sendWaiting(): void;
+  /**
+   * The writes are over: the waiting reports go alone, on the next turn of the event loop, so
+   * that the reports of the callers whose writes just ended join them in one statement; unless
+   * writes are on their way again by then, which they then wait for.
+   */
+  writesOver(): void;
 }
 
 /**
@@ -31,8 +35,8 @@ export interface DeliveryReports {
  * (`carrierComing`), a report waits and rides in the next write statement: no statement, round
  * trip or commit of its own. That is the busy case, where reports would otherwise cost a statement
  * for every few users. Otherwise it goes alone at once, with the reports given meanwhile (`send`,
- * at most one on its way), and so do the waiting ones: with it, or on `sendWaiting` when the writes
- * are over. Whoever takes riders must end them with `written` or `notWritten`, so that no report is
+ * at most one on its way), and so do the waiting ones: with it, or once the writes are over
+ * (`writesOver`). Whoever takes riders must end them with `written` or `notWritten`, so that no report is
  * left waiting.
  */
 export function deliveryReports(send: (json: string) => Promise<void>, carrierComing: () => boolean): DeliveryReports {
@@ -52,7 +56,13 @@ export function deliveryReports(send: (json: string) => Promise<void>, carrierCo
       sendWaiting();
       return sent;
     },
-    sendWaiting,
+    writesOver() {
+      if (parked.length === 0) return;
+      // Not unref'd: callers are waiting on these reports, so the process must live that one turn.
+      setTimeout(() => {
+        if (!carrierComing()) sendWaiting();
+      }, 0);
+    },
     takeRiders() {
       if (parked.length === 0) return undefined;
       const riders = parked;

@@ -176,7 +176,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
               riders?.written();
             },
             isRefusal: isGroupRefusal,
-            onIdle: () => reports.sendWaiting(),
+            onIdle: () => reports.writesOver(),
           },
           { inFlight, maxGroup: MAX_GROUP, slowAfterMs: SLOW_WRITE_MS },
         )
