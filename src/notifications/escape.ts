@@ -1,18 +1,37 @@
-const htmlEntities: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
 const htmlSpecial = /[&<>"']/;
-const htmlSpecials = /[&<>"']/g;
 
 /** Safe in HTML text and in quoted attribute values alike. */
 export function escapeHtml(value: string): string {
-  // Most values (names, codes, links) have nothing to escape: one test, and the value as it is.
-  return htmlSpecial.test(value) ? value.replace(htmlSpecials, (character) => htmlEntities[character] ?? character) : value;
+  // Most values (names, codes) have nothing to escape: one native scan, and the value as it is.
+  const first = value.search(htmlSpecial);
+  if (first === -1) return value;
+  // A link has a few: one pass from the first, with no callback per character.
+  let escaped = value.slice(0, first);
+  let copied = first;
+  for (let index = first; index < value.length; index++) {
+    const entity = htmlEntity(value.charCodeAt(index));
+    if (entity === undefined) continue;
+    escaped += value.slice(copied, index) + entity;
+    copied = index + 1;
+  }
+  return escaped + value.slice(copied);
+}
+
+function htmlEntity(code: number): string | undefined {
+  switch (code) {
+    case 0x26:
+      return "&amp;";
+    case 0x3c:
+      return "&lt;";
+    case 0x3e:
+      return "&gt;";
+    case 0x22:
+      return "&quot;";
+    case 0x27:
+      return "&#39;";
+    default:
+      return undefined;
+  }
 }
 
 /** A header line (the subject) must stay one line: control characters become spaces. */

@@ -25,6 +25,19 @@ function valuesOf(notification: OutboxNotification, language: string): MessageVa
   };
 }
 
+/** Every value escaped for HTML once: a mail's HTML has the link three times. */
+function escapedValues(values: MessageValues): MessageValues {
+  return {
+    displayName: escapeHtml(values.displayName),
+    username: escapeHtml(values.username),
+    recipient: escapeHtml(values.recipient),
+    code: escapeHtml(values.code),
+    link: escapeHtml(values.link),
+    validity: escapeHtml(values.validity),
+    expiresAt: escapeHtml(values.expiresAt),
+  };
+}
+
 function renderMail(
   notification: OutboxNotification,
   kind: MailKind,
@@ -34,7 +47,7 @@ function renderMail(
   return Result.combine([
     fillTemplate(chosen.template.subject, values, singleLine),
     fillTemplate(chosen.template.text, values, asIs),
-    fillTemplate(chosen.template.html, values, escapeHtml),
+    fillTemplate(chosen.template.html, escapedValues(values), asIs),
   ]).map(([subject, text, html]) => ({
     channel: "mail" as const,
     message: {
