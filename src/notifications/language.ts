@@ -8,24 +8,34 @@ export interface ChosenTemplate<K extends NotificationKind> {
   readonly template: NonNullable<LanguageMessages[K]>;
 }
 
-/** "de-CH-1996" -> ["de-ch-1996", "de-ch", "de"]: the tag, then ever shorter prefixes of it. */
-function candidateTags(locale: string): string[] {
-  const subtags = locale.toLowerCase().split(/[-_]/).filter((subtag) => subtag !== "");
-  return subtags.map((_, index) => subtags.slice(0, subtags.length - index).join("-"));
+/** "de-CH-1996" -> ["de-ch-1996", "de-ch", "de", "en"]: the tag, then ever shorter prefixes of it, then English. */
+function candidateTags(locale: string): readonly string[] {
+  // Few locales occur and every message asks: each is split once.
+  let tags = candidates.get(locale);
+  if (tags === undefined) {
+    const subtags = locale.toLowerCase().split(/[-_]/).filter((subtag) => subtag !== "");
+    tags = [...subtags.map((_, index) => subtags.slice(0, subtags.length - index).join("-")), fallbackLanguage];
+    if (candidates.size >= 256) candidates.clear();
+    candidates.set(locale, tags);
+  }
+  return tags;
 }
 
-function findByTag(templates: MessageTemplates, tag: string): [string, LanguageMessages] | undefined {
-  return Object.entries(templates).find(([key]) => key.toLowerCase() === tag);
-}
+const candidates = new Map<string, readonly string[]>();
 
+/** The template for `kind` under the first key of `templates` that is `tag` in lower case. */
 function lookUp<K extends NotificationKind>(
   templates: MessageTemplates,
   tag: string,
   kind: K,
 ): ChosenTemplate<K> | undefined {
-  const found = findByTag(templates, tag);
-  const template = found?.[1][kind];
-  return found === undefined || template === undefined ? undefined : { language: found[0], template };
+  // The own members in Object.entries' order, without an array of pairs for every lookup.
+  for (const key in templates) {
+    if (!Object.hasOwn(templates, key) || key.toLowerCase() !== tag) continue;
+    const template = (templates[key] as LanguageMessages)[kind];
+    return template === undefined ? undefined : { language: key, template };
+  }
+  return undefined;
 }
 
 /**
@@ -35,10 +45,10 @@ function lookUp<K extends NotificationKind>(
 export function chooseTemplate<K extends NotificationKind>(
   kind: K,
   locale: string,
-  hostTemplates: MessageTemplates = {},
+  hostTemplates?: MessageTemplates,
 ): ChosenTemplate<K> | undefined {
-  for (const tag of [...candidateTags(locale), fallbackLanguage]) {
-    const chosen = lookUp(hostTemplates, tag, kind) ?? lookUp(builtInMessages, tag, kind);
+  for (const tag of candidateTags(locale)) {
+    const chosen = (hostTemplates === undefined ? undefined : lookUp(hostTemplates, tag, kind)) ?? lookUp(builtInMessages, tag, kind);
     if (chosen !== undefined) return chosen;
   }
   return undefined;
