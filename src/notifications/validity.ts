@@ -12,22 +12,29 @@ function wholeUnit(seconds: number): [number, DurationUnit] {
  * creation and expiry. Runtimes without locale data for `language` answer in English.
  */
 export function describeValidity(createdAt: string, expiresAt: string, language: string): string {
-  const seconds = Math.max(0, Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 1000));
-  const [amount, unit] = wholeUnit(Number.isFinite(seconds) ? seconds : 0);
-  // Few languages and lifetimes ever occur: the words are made once for each.
-  const key = `${language}|${amount}|${unit}`;
-  let words = described.get(key);
+  const rounded = Math.max(0, Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 1000));
+  const seconds = Number.isFinite(rounded) ? rounded : 0;
+  // Few languages and lifetimes ever occur: the words are made once for each, and found again by
+  // two map lookups with no key string to build.
+  let byLifetime = described.get(language);
+  if (byLifetime === undefined) {
+    if (described.size >= 64) described.clear();
+    byLifetime = new Map();
+    described.set(language, byLifetime);
+  }
+  let words = byLifetime.get(seconds);
   if (words === undefined) {
+    const [amount, unit] = wholeUnit(seconds);
     const options: Intl.NumberFormatOptions = { style: "unit", unit, unitDisplay: "long" };
     try {
       words = new Intl.NumberFormat(language, options).format(amount);
     } catch {
       words = new Intl.NumberFormat("en", options).format(amount);
     }
-    if (described.size >= 256) described.clear();
-    described.set(key, words);
+    if (byLifetime.size >= 256) byLifetime.clear();
+    byLifetime.set(seconds, words);
   }
   return words;
 }
 
-const described = new Map<string, string>();
+const described = new Map<string, Map<number, string>>();
