@@ -60,8 +60,8 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): P
   try {
     // `then` turns a sender that throws synchronously into a rejection.
     const telemetry = ports.telemetry;
-    const sending = () => Promise.resolve().then(send);
-    await (telemetry === undefined ? sending() : telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, sending));
+    if (telemetry === undefined) await Promise.resolve().then(send);
+    else await telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, () => Promise.resolve().then(send));
     return { ok: true };
   } catch (cause) {
     const error = describeError(cause);
@@ -198,6 +198,13 @@ type Leasing = (round: Round) => Promise<readonly PendingNotification[]>;
 async function deliverRound(round: Round, leasing: Leasing): Promise<void> {
   const telemetry = round.telemetry;
   const leased = await leasing(round);
+  const only = leased.length === 1 ? leased[0] : undefined;
+  if (only !== undefined) {
+    // A write's one notification (the usual case) needs no lanes: the limiter would start it at
+    // once, and its failure ends the round the same way.
+    await (telemetry === undefined ? deliverOne(round, only) : deliverOneTraced(round, telemetry, only));
+    return;
+  }
   const lanes = limiter(round.settings.concurrency);
   const deliver = telemetry === undefined ? (notification: PendingNotification) => deliverOne(round, notification) : (notification: PendingNotification) => deliverOneTraced(round, telemetry, notification);
   await Promise.all(leased.map((notification) => lanes.run(() => deliver(notification))));
