@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
-import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
+import { deliverLeasedNotifications, deliverPendingNotifications } from "../../src/notifications/deliver.js";
 import type { SmsMessage } from "../../src/ports/sms-sender.js";
-import type { OutboxNotification, Storage } from "../../src/ports/storage.js";
+import type { OutboxNotification, PendingNotification, Storage } from "../../src/ports/storage.js";
+import type { Telemetry } from "../../src/ports/telemetry.js";
 import {
   emailNotification,
   mailOf,
@@ -308,5 +309,43 @@ describe("deliverPendingNotifications", () => {
     const report = await deliverPendingNotifications({ ...ports, logger });
 
     expect(report.retrying.map((failed) => failed.id)).toEqual(["n-1"]);
+  });
+});
+
+describe("a delivery round ended by a port breaking its promise", () => {
+  const brokenClock = { now: (): Date => { throw new Error("clock broke"); } };
+  /** Runs the work, and throws synchronously for a delivery's span as a broken tracer might. */
+  const throwingTelemetry: Telemetry = {
+    span: (name, _attributes, work) => {
+      if (name === "notification.deliver") throw new Error("tracer broke");
+      return work({ setAttributes: () => undefined, fail: () => undefined });
+    },
+    count: () => undefined,
+  };
+  const leased = (count: number): PendingNotification[] =>
+    Array.from({ length: count }, (_, index) => ({ ...emailNotification({ id: `n-${index + 1}` }), attempts: 0 }));
+
+  it.each([1, 2])("reports an internal error, logs it and sends nothing, with %i notification(s) leased", async (count) => {
+    const storage = memoryStore();
+    await storage.userLog.append(writeOf(leased(count)));
+    const mailer = memoryMailer();
+    const logger = recordingLogger();
+
+    const report = await deliverLeasedNotifications({ storage, mailer, clock: brokenClock, logger }, leased(count));
+
+    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: clock broke" }] });
+    expect(logger.entries).toEqual([{ level: "error", message: "human-users: notification delivery stopped by an internal error", fields: { error: "Error: clock broke" } }]);
+    expect(mailer.attempted).toEqual([]);
+  });
+
+  it.each([1, 2])("does the same when the delivery's span throws, with %i notification(s) leased", async (count) => {
+    const storage = memoryStore();
+    await storage.userLog.append(writeOf(leased(count)));
+    const mailer = memoryMailer();
+
+    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry }, leased(count));
+
+    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: tracer broke" }] });
+    expect(mailer.attempted).toEqual([]);
   });
 });
