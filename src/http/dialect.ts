@@ -1,6 +1,6 @@
 import { httpStatus } from "../core/errors/index.js";
 import { connectErrorBody, connectStatus } from "./connect-error.js";
-import type { HeaderLookup } from "./http-exchange.js";
+import type { RequestHeaders } from "./http-exchange.js";
 import { problems, type HttpProblem, type WireCode, type WireError } from "./wire-error.js";
 
 /**
@@ -11,7 +11,7 @@ export interface Dialect {
   errorStatus(code: WireCode): number;
   errorJson(error: WireError): unknown;
   /** A refusal this style makes from its own headers before the body is read. */
-  checkHeaders(header: HeaderLookup): HttpProblem | undefined;
+  checkHeaders(request: RequestHeaders): HttpProblem | undefined;
 }
 
 export const restDialect: Dialect = {
@@ -24,8 +24,8 @@ export const restDialect: Dialect = {
 export const connectDialect: Dialect = {
   errorStatus: connectStatus,
   errorJson: connectErrorBody,
-  checkHeaders(header) {
-    const version = header("connect-protocol-version");
+  checkHeaders(request) {
+    const version = request.header("connect-protocol-version");
     return version === undefined || version === "1" ? undefined : problems.protocolVersion(version);
   },
 };

@@ -6,7 +6,7 @@ import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
 import { basePathOf, HEALTH_PATH, routePath } from "./base-path.js";
 import { connectDialect, restDialect, type Dialect } from "./dialect.js";
-import type { HeaderLookup, HttpAnswer, HttpRequestParts } from "./http-exchange.js";
+import type { HttpAnswer, HttpRequestParts, RequestHeaders } from "./http-exchange.js";
 import { isIdentityEncoding, isJsonContentType } from "./media-type.js";
 import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions } from "./options.js";
 import { declaredTooLarge, parseJsonBody } from "./read-json-body.js";
@@ -31,19 +31,19 @@ function problemAnswer(dialect: Dialect, problem: HttpProblem): HttpAnswer {
 }
 
 /** Refusals that need only the request line and headers, cheapest first; a GET has no body to judge. */
-function refusalByHeaders(header: HeaderLookup, route: Route, limit: number): HttpProblem | undefined {
+function refusalByHeaders(request: RequestHeaders, route: Route, limit: number): HttpProblem | undefined {
   if (route.method === "GET") return undefined;
-  const encoding = header("content-encoding");
+  const encoding = request.header("content-encoding");
   if (!isIdentityEncoding(encoding)) return problems.unsupportedEncoding(encoding ?? "");
-  const contentType = header("content-type");
+  const contentType = request.header("content-type");
   if (!isJsonContentType(contentType)) return problems.unsupportedMediaType(contentType);
-  const refused = route.dialect.checkHeaders(header);
+  const refused = route.dialect.checkHeaders(request);
   if (refused !== undefined) return refused;
-  return declaredTooLarge(header("content-length"), limit) ? problems.bodyTooLarge(limit) : undefined;
+  return declaredTooLarge(request.header("content-length"), limit) ? problems.bodyTooLarge(limit) : undefined;
 }
 
-function operationContext(header: HeaderLookup, requester: Requester | undefined, origin: string | undefined): OperationContext {
-  const orgId = header(ORG_HEADER)?.trim() ?? "";
+function operationContext(request: RequestHeaders, requester: Requester | undefined, origin: string | undefined): OperationContext {
+  const orgId = request.header(ORG_HEADER)?.trim() ?? "";
   return {
     ...(requester === undefined ? {} : { requester }),
     ...(orgId === "" ? {} : { orgId }),
@@ -93,7 +93,7 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
   const basePath = basePathOf(options.basePath);
 
   async function serve(parts: HttpRequestParts<R>, path: string): Promise<HttpAnswer> {
-    const { method, header } = parts;
+    const { method } = parts;
     if (path === HEALTH_PATH) return healthAnswer(method);
     const match = matchRoute(method, path);
     if (match.kind === "none") {
@@ -103,14 +103,14 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
     if (match.kind === "other-methods") return problemAnswer(match.route.dialect, problems.methodNotAllowed(method, match.allowed));
     const { route, params } = match;
     const { dialect, operation } = route;
-    const refusal = refusalByHeaders(header, route, limit);
+    const refusal = refusalByHeaders(parts, route, limit);
     if (refusal !== undefined) return problemAnswer(dialect, refusal);
     const requester = await options.authenticate(parts.request);
     // A code is its own proof: a person who is not signed in redeems it without credentials.
     if (requester === undefined && route.proof !== true) return problemAnswer(dialect, problems.unauthenticated());
     const body = route.method === "GET" ? ok<unknown, HttpProblem>({}) : await readJson(parts, limit);
     if (body.isErr()) return problemAnswer(dialect, body.error);
-    const result = await operation(ports, withPathValues(body.value, params), operationContext(header, requester, options.origin));
+    const result = await operation(ports, withPathValues(body.value, params), operationContext(parts, requester, options.origin));
     return result.match(
       (response) => answer(200, response),
       (error) => answer(dialect.errorStatus(error.code), dialect.errorJson(error)),

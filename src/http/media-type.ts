@@ -4,6 +4,8 @@
  */
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
+  // What clients almost always send, answered without splitting it.
+  if (header === "application/json") return true;
   const [essence = "", ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
   if (essence !== "application/json") return false;
   return parameters.every((parameter) => /^charset="?utf-?8"?$/.test(parameter) || parameter === "");

@@ -9,18 +9,27 @@ export interface LimitedBody {
   bytes(): Uint8Array;
 }
 
+/** Methods on a class, so that a request's body makes no closures. */
+class ChunksUpToLimit implements LimitedBody {
+  private readonly chunks: Uint8Array[] = [];
+  private total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Uint8Array): boolean {
+    this.total += chunk.byteLength;
+    if (this.total > this.limit) return false;
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  bytes(): Uint8Array {
+    return this.chunks.length === 1 ? (this.chunks[0] ?? new Uint8Array()) : concatBytes(...this.chunks);
+  }
+}
+
 export function limitedBody(limit: number): LimitedBody {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  return {
-    add(chunk) {
-      total += chunk.byteLength;
-      if (total > limit) return false;
-      chunks.push(chunk);
-      return true;
-    },
-    bytes: () => (chunks.length === 1 ? (chunks[0] ?? new Uint8Array()) : concatBytes(...chunks)),
-  };
+  return new ChunksUpToLimit(limit);
 }
 
 /** Whether the Content-Length a request declares is already over the limit: refused before reading a byte. */

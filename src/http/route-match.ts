@@ -48,8 +48,20 @@ for (const candidate of compiled) {
 
 const NO_ROUTE: RouteMatch = Object.freeze({ kind: "none" });
 
+/**
+ * The routes without `{name}` segments by method and path, each the one the search below finds
+ * first: no other route has as many literal segments, so it comes before every route it shares a path with.
+ */
+const literalRoutes = new Map<string, RouteMatch>();
+for (const { route, segments, literals } of compiled) {
+  const key = `${route.method} ${route.path}`;
+  if (literals === segments.length && !literalRoutes.has(key)) literalRoutes.set(key, Object.freeze({ kind: "route", route, params: Object.freeze({}) }));
+}
+
 /** The route for `method` and `path`, as ZITADEL's gateway matches them. */
 export function matchRoute(method: string, path: string): RouteMatch {
+  const literal = literalRoutes.get(`${method} ${path}`);
+  if (literal !== undefined) return literal;
   const parts = path.split("/").slice(1);
   const candidates = bySegmentCount.get(parts.length);
   if (candidates === undefined) return NO_ROUTE;

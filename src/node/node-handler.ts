@@ -1,15 +1,30 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Result } from "neverthrow";
 import { createDispatcher } from "../http/dispatch.js";
-import type { HttpAnswer } from "../http/http-exchange.js";
+import type { HttpRequestParts } from "../http/http-exchange.js";
+import type { HttpProblem } from "../http/wire-error.js";
 import type { Ports } from "../ports/index.js";
 import type { NodeHandler, NodeHandlerOptions } from "./options.js";
 import { readNodeBody } from "./read-node-body.js";
 import { requestPath } from "./request-url.js";
 import { writeAnswer, writeProblem } from "./write-answer.js";
 
-function header(incoming: IncomingMessage, name: string): string | undefined {
-  const value = incoming.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
+/** An IncomingMessage as the dispatcher reads it; methods on a class, so that a request makes no closures. */
+class NodeRequestParts implements HttpRequestParts<IncomingMessage> {
+  constructor(
+    readonly request: IncomingMessage,
+    readonly method: string,
+    readonly path: string,
+  ) {}
+
+  header(name: string): string | undefined {
+    const value = this.request.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  readBody(limit: number): Promise<Result<Uint8Array, HttpProblem>> {
+    return readNodeBody(this.request, limit);
+  }
 }
 
 /**
@@ -26,13 +41,7 @@ export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): No
       writeProblem(incoming, outgoing, path.error);
       return;
     }
-    const answer: HttpAnswer = await dispatch({
-      method: incoming.method ?? "GET",
-      path: path.value,
-      header: (name) => header(incoming, name),
-      readBody: (limit) => readNodeBody(incoming, limit),
-      request: incoming,
-    });
+    const answer = await dispatch(new NodeRequestParts(incoming, incoming.method ?? "GET", path.value));
     if (!answer.routed && next !== undefined) {
       next();
       return;
@@ -40,12 +49,9 @@ export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): No
     writeAnswer(incoming, outgoing, answer.status, answer.headers, answer.body);
   }
 
-  return async (incoming, outgoing, next) => {
-    try {
-      await serve(incoming, outgoing, next);
-    } catch {
-      // The dispatch never rejects; this guards the writing (a socket node:http has given up on).
+  return (incoming, outgoing, next) =>
+    // The dispatch never rejects; this guards the writing (a socket node:http has given up on).
+    serve(incoming, outgoing, next).catch(() => {
       outgoing.destroy();
-    }
-  };
+    });
 }

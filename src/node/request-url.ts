@@ -2,7 +2,7 @@
 // `new URL` and `new Request` throw on (a Host with a space, a target that is not a URL): each is
 // checked here, so that both Node front ends answer them with a 400 instead of failing.
 import type { IncomingMessage } from "node:http";
-import { err, ok, type Result } from "neverthrow";
+import { err, ok, type Ok, type Result } from "neverthrow";
 import type { HttpProblem } from "../http/wire-error.js";
 import { nodeProblems } from "./node-problems.js";
 
@@ -42,6 +42,9 @@ function isPlainHost(host: string): boolean {
   return port === undefined || Number(port) <= 65535;
 }
 
+/** The last Host found valid: a server's requests mostly name the same one, checked once then. */
+let lastHost: Ok<string, HttpProblem> = ok("localhost");
+
 /** The one Host header's value; HTTP/1.0 may leave it out, HTTP/1.1 must send exactly one (RFC 9112, 3.2). */
 function hostOf(incoming: IncomingMessage): Result<string, HttpProblem> {
   let host: string | undefined;
@@ -53,9 +56,10 @@ function hostOf(incoming: IncomingMessage): Result<string, HttpProblem> {
     host = raw[i + 1] ?? "";
   }
   if (host === undefined) return incoming.httpVersion === "1.0" ? ok("localhost") : err(nodeProblems.noHost());
-  if (isPlainHost(host)) return ok(host);
-  if (!HOST_SYNTAX.test(host) || parseUrl(`http://${host}`) === undefined) return err(nodeProblems.badHost(host));
-  return ok(host);
+  if (host === lastHost.value) return lastHost;
+  if (!isPlainHost(host) && (!HOST_SYNTAX.test(host) || parseUrl(`http://${host}`) === undefined)) return err(nodeProblems.badHost(host));
+  lastHost = ok(host);
+  return lastHost;
 }
 
 /**
