@@ -74,7 +74,8 @@ function isMailerSetup(cause: unknown): boolean {
   return cause instanceof Error && cause.name === "MailerSetupError";
 }
 
-async function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Promise<Attempt> {
+/** Not async: a message that cannot be made is answered without a promise, and a hand-over's promise is passed on as it is. */
+function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Attempt | Promise<Attempt> {
   if (Date.parse(notification.expiresAt) <= now.getTime()) {
     return { ok: false, error: "the code expired before it could be delivered", permanent: true };
   }
