@@ -27,9 +27,14 @@ export function readNodeBody(incoming: IncomingMessage, limit: number): Promise<
     }
     incoming.on("data", onData);
     incoming.once("end", () => settle(ok(body.bytes())));
-    // Kept after settling: an error with no listener would be thrown.
-    incoming.on("error", () => settle(err(problems.unreadableBody())));
+    // Kept after settling: an error with no listener would be thrown. The refusal is built only
+    // when it answers: every request closes after its end.
+    incoming.on("error", () => {
+      if (!settled) settle(err(problems.unreadableBody()));
+    });
     // Closed before its end: the client went away.
-    incoming.once("close", () => settle(err(problems.unreadableBody())));
+    incoming.once("close", () => {
+      if (!settled) settle(err(problems.unreadableBody()));
+    });
   });
 }
