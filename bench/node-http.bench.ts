@@ -3,8 +3,9 @@
 // toNodeHandler, against a bare node:http server that reads the body and answers a fixed JSON body
 // of the same size, in interleaved rounds of the same run. The servers run in their own process.
 // `npm run bench -- node-http`; BENCH_ROUNDS (5) and BENCH_ROUND_MS (2000) tune it, and
-// BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=prof" profiles the servers' process.
-import { spawn } from "node:child_process";
+// BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=prof" profiles the servers' process. With
+// BENCH_SERVERS_APART=1 each server runs in a process of its own, so that each profile is one server's.
+import { spawn, type ChildProcess } from "node:child_process";
 import { Agent } from "node:http";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -23,14 +24,22 @@ async function post(agent: Agent, port: number): Promise<void> {
   if (status !== 200) throw new Error(`answered ${status}`);
 }
 
-const servers = spawn(process.execPath, [...(process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter(Boolean), "--import", "tsx", join(dirname(fileURLToPath(import.meta.url)), "support", "node-http-servers.ts")], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const [line = "{}"] = await (async () => {
-  for await (const first of createInterface({ input: servers.stdout })) return [first];
-  return [];
-})();
-const ports = JSON.parse(line) as { readonly bare: number; readonly node: number; readonly fetch: number };
+interface ServerPorts {
+  readonly bare: number;
+  readonly node: number;
+  readonly fetch: number;
+}
+
+/** The servers script in a child process, started with `args`, and the ports it printed. */
+async function startServers(args: readonly string[]): Promise<{ readonly child: ChildProcess; readonly ports: Partial<ServerPorts> }> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), "support", "node-http-servers.ts");
+  const child = spawn(process.execPath, [...(process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter(Boolean), "--import", "tsx", script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  for await (const line of createInterface({ input: child.stdout })) return { child, ports: JSON.parse(line) as Partial<ServerPorts> };
+  throw new Error("the servers process printed no ports");
+}
+
+const started = process.env["BENCH_SERVERS_APART"] === "1" ? await Promise.all(["bare", "node", "fetch"].map((name) => startServers([name]))) : [await startServers([])];
+const ports = Object.assign({}, ...started.map((servers) => servers.ports)) as ServerPorts;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CALLERS });
 try {
@@ -50,5 +59,5 @@ try {
   }
 } finally {
   agent.destroy();
-  servers.stdin?.end();
+  for (const servers of started) servers.child.stdin?.end();
 }
