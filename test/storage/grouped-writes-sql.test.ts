@@ -367,6 +367,22 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(await stateOf(target, id)).toEqual(["pending", expect.any(String), undefined]);
   });
 
+  it("writes a batch of new users nobody holds claims of as one plain statement, and a refused one the careful way", async () => {
+    const target = await opened(1);
+    const batch = [newUserAppend("b1", { notifications: 1 }), newUserAppend("b2")];
+    expect(await target.store.userLog.appendNewUsers(batch)).toEqual([{ ok: true }, { ok: true }]);
+    expect(target.watch.sent).toEqual(["group"]);
+    target.watch.sent.length = 0;
+    const clashing = [newUserAppend("c1", { claims: [usernameClaim("same")] }), newUserAppend("c2", { claims: [usernameClaim("same")] }), newUserAppend("c3")];
+    expect(await target.store.userLog.appendNewUsers(clashing)).toEqual([{ ok: true }, { ok: false, reason: "claim-held", conflict: usernameClaim("same") }, { ok: true }]);
+    // The plain statement was refused as a whole (two writes wanting one name), then the transaction answered each.
+    expect(target.watch.sent.filter((name) => name === "group")).toEqual(["group"]);
+    const { listings, notifications } = await contents(target);
+    expect((listings as { user_id: string }[]).map((row) => row.user_id)).toEqual(["b1", "b2", "c1", "c3"]);
+    const writtenAppends = [...batch, ...clashing].filter((append) => append.userId !== "c2");
+    expect(notifications.map((record) => record.id).sort()).toEqual(writtenAppends.flatMap((append) => append.notifications.map((notification) => notification.id)).sort());
+  });
+
   it("refuses a maxWritesInFlight that is not a whole number of at least 1, or Infinity", () => {
     const db = { query: () => Promise.reject(new Error("unused")), exec: () => Promise.reject(new Error("unused")), transaction: () => Promise.reject(new Error("unused")) };
     for (const bad of [0, -1, 1.5, Number.NaN]) {

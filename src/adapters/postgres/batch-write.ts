@@ -82,7 +82,7 @@ export function tagged(writes: readonly UserAppend[]): { claims: string; events:
  * Whether every event, notification and listing of each write is its own user's: the statement
  * keeps or drops them by the user they name, so a write carrying another user's would be wrong.
  */
-function ownWrites(writes: readonly UserAppend[]): boolean {
+export function ownWrites(writes: readonly UserAppend[]): boolean {
   return writes.every(
     (write) =>
       write.listing.userId === write.userId &&
