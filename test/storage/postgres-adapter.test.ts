@@ -8,6 +8,7 @@ import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postg
 import { createHumanUser, memoryMailer, systemClock } from "../../src/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
 import { contractIdentityProviders, contractOrganizations, newUserAppend } from "../../src/testing/index.js";
+import { usernameClaim } from "../../src/testing/storage-fixtures.js";
 import { statementName } from "../../src/adapters/postgres/statement-name.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
 import { testKeys } from "../operations/support/ports.js";
@@ -248,10 +249,11 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
     });
   }
 
-  it("a batch killed before COMMIT: rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
+  it("a batch killed as its statement goes: rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
     const subject = await postgresSubject(server, "kill", seed);
     try {
-      const killing = killingPool(subject.schema.pool, admin, (text) => text === "COMMIT");
+      const groupStatements = new Set([statements.newUsersAppendSql, statements.newUsersAppendWithNotificationsSql]);
+      const killing = killingPool(subject.schema.pool, admin, (text) => groupStatements.has(text));
       const store = postgresStore({ pool: killing });
       const writes = [newUserAppend("victim1"), newUserAppend("victim2")];
       const outcome = await store.userLog.appendNewUsers(writes).then(() => "resolved", (error: unknown) => error);
@@ -259,6 +261,23 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
       expect(killing.kills).toBe(1);
       expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
       expect(await store.userLog.appendNewUsers(writes)).toEqual([{ ok: true }, { ok: true }]);
+      expect(killing.kills).toBe(1);
+    } finally {
+      await subject.close?.();
+    }
+  });
+
+  it("a batch taking the careful way (two writes want one name), killed before COMMIT: rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
+    const subject = await postgresSubject(server, "kill", seed);
+    try {
+      const killing = killingPool(subject.schema.pool, admin, (text) => text === "COMMIT");
+      const store = postgresStore({ pool: killing });
+      const writes = [newUserAppend("victim1", { claims: [usernameClaim("same")] }), newUserAppend("victim2", { claims: [usernameClaim("same")] })];
+      const outcome = await store.userLog.appendNewUsers(writes).then(() => "resolved", (error: unknown) => error);
+      expect(outcome).toBeInstanceOf(StorageUnavailableError);
+      expect(killing.kills).toBe(1);
+      expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+      expect(await store.userLog.appendNewUsers(writes)).toEqual([{ ok: true }, { ok: false, reason: "claim-held", conflict: usernameClaim("same") }]);
       expect(killing.kills).toBe(1);
     } finally {
       await subject.close?.();
