@@ -1,5 +1,15 @@
 import { coalesced } from "../../shared/coalesced.js";
 
+/**
+ * Runs `work` on the next turn of the event loop: `setImmediate` where the runtime has it (Node's
+ * `setTimeout(0)` waits at least a millisecond), else `setTimeout`.
+ */
+function nextTurn(work: () => void): void {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  if (immediate !== undefined) immediate(work);
+  else setTimeout(work, 0);
+}
+
 /** One delivery as the report statement takes it. */
 interface Report {
   readonly id: string;
@@ -59,9 +69,9 @@ export function deliveryReports(send: (json: string) => Promise<void>, carrierCo
     writesOver() {
       if (parked.length === 0) return;
       // Not unref'd: callers are waiting on these reports, so the process must live that one turn.
-      setTimeout(() => {
+      nextTurn(() => {
         if (!carrierComing()) sendWaiting();
-      }, 0);
+      });
     },
     takeRiders() {
       if (parked.length === 0) return undefined;
