@@ -282,6 +282,22 @@ describe(`grouped new users' writes on ${server}`, () => {
     return [record?.state, record?.code, record?.deliveredAt];
   }
 
+  /** Reports `id` delivered at `when` once a write's own statement is on its way, when nothing else is left to carry it. */
+  function reportAsAloneGoes(target: Subject, id: string, when: Date): () => Promise<void> | undefined {
+    let reported: Promise<void> | undefined;
+    target.watch.failing = (text) => {
+      if (names.get(text) === "alone" && reported === undefined) reported = target.store.outbox.markDelivered(id, when);
+      return undefined;
+    };
+    return () => reported;
+  }
+
+  /** Each notification delivered at its time, code and link erased. */
+  async function expectDelivered(target: Subject, deliveries: readonly (readonly [id: string, at: Date])[]): Promise<void> {
+    const states = await Promise.all(deliveries.map(([id]) => stateOf(target, id)));
+    expect(states).toEqual(deliveries.map(([, when]) => ["delivered", "", when.toISOString()]));
+  }
+
   it("carries a delivery report made while writes are on their way in the next write statement: no statement of its own", async () => {
     const target = await opened(1);
     const id = await withDelivery(target, "mailed");
@@ -291,7 +307,7 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(await Promise.all([...writes, reported])).toEqual([{ ok: true }, { ok: true }, { ok: true }, undefined]);
     // The first write's statement (alone) took the report; the other two went as a group.
     expect(target.watch.sent).toEqual(["with reports", "group"]);
-    expect(await stateOf(target, id)).toEqual(["delivered", "", at(5_000).toISOString()]);
+    await expectDelivered(target, [[id, at(5_000)]]);
     expect((await contents(target)).listings).toHaveLength(4);
   });
 
@@ -299,16 +315,11 @@ describe(`grouped new users' writes on ${server}`, () => {
     const target = await opened(1);
     const id = await withDelivery(target, "mailed");
     target.watch.sent.length = 0;
-    let reported: Promise<void> | undefined;
-    // Reported while the write's statement is already on its way: nothing else is coming.
-    target.watch.failing = (text) => {
-      if (names.get(text) === "alone" && reported === undefined) reported = target.store.outbox.markDelivered(id, at(5_000));
-      return undefined;
-    };
+    const reported = reportAsAloneGoes(target, id, at(5_000));
     expect(await target.store.userLog.append(newUserAppend("first"))).toEqual({ ok: true });
-    await reported;
+    await reported();
     expect(target.watch.sent).toEqual(["alone", "report"]);
-    expect(await stateOf(target, id)).toEqual(["delivered", "", at(5_000).toISOString()]);
+    await expectDelivered(target, [[id, at(5_000)]]);
   });
 
   it("sends the reports that waited for the writes together with those given as the writes end, in one statement", async () => {
@@ -316,19 +327,12 @@ describe(`grouped new users' writes on ${server}`, () => {
     const early = await withDelivery(target, "early");
     const late = await withDelivery(target, "late");
     target.watch.sent.length = 0;
-    let waited: Promise<void> | undefined;
-    target.watch.failing = (text) => {
-      if (names.get(text) === "alone" && waited === undefined) waited = target.store.outbox.markDelivered(early, at(4_000));
-      return undefined;
-    };
+    const waited = reportAsAloneGoes(target, early, at(4_000));
     // As a caller whose write just ended reports its own delivery.
     await target.store.userLog.append(newUserAppend("writer")).then(() => target.store.outbox.markDelivered(late, at(5_000)));
-    await waited;
+    await waited();
     expect(target.watch.sent).toEqual(["alone", "report"]);
-    expect([await stateOf(target, early), await stateOf(target, late)]).toEqual([
-      ["delivered", "", at(4_000).toISOString()],
-      ["delivered", "", at(5_000).toISOString()],
-    ]);
+    await expectDelivered(target, [[early, at(4_000)], [late, at(5_000)]]);
   });
 
   it("sends a report alone at once when no write is on its way, and after a refused statement it rode in", async () => {
@@ -346,10 +350,7 @@ describe(`grouped new users' writes on ${server}`, () => {
     // The taker's statement carried the report and was refused: the report then went on its own.
     expect(target.watch.sent[0]).toBe("with reports");
     expect(target.watch.sent.filter((name) => name === "report")).toEqual(["report"]);
-    expect([await stateOf(target, quiet), await stateOf(target, refused)]).toEqual([
-      ["delivered", "", at(4_000).toISOString()],
-      ["delivered", "", at(5_000).toISOString()],
-    ]);
+    await expectDelivered(target, [[quiet, at(4_000)], [refused, at(5_000)]]);
   });
 
   it("rejects a report when neither the statement it rode in nor one of its own can be written", async () => {
