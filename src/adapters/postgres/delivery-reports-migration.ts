@@ -5,7 +5,7 @@
  * grew (about 4 ms a report after a few thousand users); planned with the ids and the table's
  * current size, the update goes through the index on id. Being a function, a report can also ride
  * in a new users' write statement (see delivery-reports.ts): that statement stays prepared.
- * $1: a JSON array of {id, at}. Answers how many notifications it marked; one already delivered or
+ * `reports`: a JSON array of {id, at}. Answers how many notifications it marked; one already delivered or
  * dead is left as it is.
  */
 export const DELIVERY_REPORTS_SQL = `

@@ -26,6 +26,23 @@ export interface Riders {
   notWritten(): void;
 }
 
+/**
+ * Runs the statement that carries `riders` (none: just the statement), and ends them with it:
+ * written when it committed them (`committed`, by default whenever it resolves), else sent alone.
+ */
+export async function carrying<T>(riders: Riders | undefined, statement: () => Promise<T>, committed: (result: T) => boolean = () => true): Promise<T> {
+  let result: T;
+  try {
+    result = await statement();
+  } catch (error) {
+    riders?.notWritten();
+    throw error;
+  }
+  if (committed(result)) riders?.written();
+  else riders?.notWritten();
+  return result;
+}
+
 /** Where delivery reports wait to be written. */
 export interface DeliveryReports {
   /** Resolves once the delivery is recorded; rejects when it could not be. */

@@ -14,7 +14,7 @@ import {
 } from "../../ports/storage.js";
 import { appendBatch, ownWrites, tagged } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
-import { deliveryReports, type Riders } from "./delivery-reports.js";
+import { carrying, deliveryReports, type Riders } from "./delivery-reports.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";
@@ -167,13 +167,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
             writeGroup: async (appends) => {
               const riders = reports.takeRiders();
               const { text, params } = newUsersStatement(appends, riders);
-              try {
-                await db.query(text, params);
-              } catch (error) {
-                riders?.notWritten();
-                throw error;
-              }
-              riders?.written();
+              await carrying(riders, () => db.query(text, params));
             },
             isRefusal: isGroupRefusal,
             onIdle: () => reports.writesOver(),
@@ -236,15 +230,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     const newUser = isNewUser(request);
     // Waiting delivery reports ride in a new user's statement, as in a group's (of one).
     const riders = newUser ? reports.takeRiders() : undefined;
-    try {
-      const outcome = await writeAlone(request, newUser, riders);
-      if (outcome.ok) riders?.written();
-      else riders?.notWritten();
-      return outcome;
-    } catch (error) {
-      riders?.notWritten();
-      throw error;
-    }
+    return carrying(riders, () => writeAlone(request, newUser, riders), (outcome) => outcome.ok);
   }
 
   async function writeAlone(request: UserAppend, newUser: boolean, riders: Riders | undefined): Promise<AppendOutcome> {
