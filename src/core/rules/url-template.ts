@@ -16,25 +16,20 @@ const PLACEHOLDER = /^\{\{\s*\.(UserID|Code|OrgID|CodeID)\s*\}\}$/;
  * the reason in words.
  */
 export function parseUrlTemplate(template: string, allowed: readonly TemplateValue[] = LINK_PLACEHOLDERS): Result<UrlTemplate, string> {
-  // The configured templates are parsed for every request that mails a link: parse each once. The
-  // code base's two lists have a cache each, keyed by the template alone: no key string to build.
-  const byList = parsedByList.get(allowed);
-  const cache = byList ?? parsedTemplates;
-  const key = byList === undefined ? `${allowed.join(",")}\u0000${template}` : template;
-  let parsed = cache.get(key);
+  // The configured templates are parsed for every request that mails a link: parse each once, in
+  // a cache of the placeholder list's own (callers pass the same few lists), keyed by the template.
+  let cache = parsedByList.get(allowed);
+  if (cache === undefined) parsedByList.set(allowed, (cache = new Map()));
+  let parsed = cache.get(template);
   if (parsed === undefined) {
     parsed = parseUncached(template, allowed);
     if (cache.size >= 256) cache.clear();
-    cache.set(key, parsed);
+    cache.set(template, parsed);
   }
   return parsed;
 }
 
-const parsedTemplates = new Map<string, Result<UrlTemplate, string>>();
-const parsedByList = new Map<readonly TemplateValue[], Map<string, Result<UrlTemplate, string>>>([
-  [LINK_PLACEHOLDERS, new Map()],
-  [PASSKEY_LINK_PLACEHOLDERS, new Map()],
-]);
+const parsedByList = new WeakMap<readonly TemplateValue[], Map<string, Result<UrlTemplate, string>>>();
 
 function parseUncached(template: string, allowed: readonly TemplateValue[]): Result<UrlTemplate, string> {
   const parts: TemplatePart[] = [];
