@@ -33,11 +33,47 @@ const booleanWords: Readonly<Record<string, boolean>> = { true: true, false: fal
 const byLowerName = new Map(csvColumns.map((column) => [column.toLowerCase(), column]));
 const byField = new Map<string, CsvColumn>(csvColumns.map((column) => [columns[column], column]));
 
-/** The header's columns in order, or the names that are not columns (so a typo never drops data silently). */
-export function readHeader(cells: readonly string[]): { readonly columns: readonly CsvColumn[] } | { readonly unknown: readonly string[] } {
+/** A cell of the header as written, and its 1-based position. */
+export interface HeaderCell {
+  readonly name: string;
+  readonly position: number;
+}
+
+/** What a header row reads as: its columns in order, or why it cannot be used. */
+export type Header =
+  | { readonly columns: readonly CsvColumn[] }
+  /** Names no column at all: a row of data, whose cells may be secrets and are never shown. */
+  | { readonly notHeader: true }
+  /** Names that are not columns, so that a typo never drops data silently. */
+  | { readonly unknown: readonly string[] }
+  /** Columns named more than once (in any spelling), each with the cells naming it: all but one cell would be dropped. */
+  | { readonly repeated: readonly RepeatedColumn[] };
+
+export interface RepeatedColumn {
+  readonly column: CsvColumn;
+  readonly cells: readonly HeaderCell[];
+}
+
+/** The columns named more than once, in the order they first appear. */
+function repeatedColumns(cells: readonly string[], known: readonly (CsvColumn | undefined)[]): RepeatedColumn[] {
+  const byColumn = new Map<CsvColumn, HeaderCell[]>();
+  known.forEach((column, index) => {
+    if (column === undefined) return;
+    const named = byColumn.get(column) ?? [];
+    named.push({ name: cells[index] ?? "", position: index + 1 });
+    byColumn.set(column, named);
+  });
+  return [...byColumn].filter(([, named]) => named.length > 1).map(([column, named]) => ({ column, cells: named }));
+}
+
+/** The header's columns in order, or why the line cannot be the header. */
+export function readHeader(cells: readonly string[]): Header {
   const known = cells.map((cell) => byLowerName.get(cell.trim().toLowerCase()));
+  if (known.every((column) => column === undefined)) return { notHeader: true };
   const unknown = cells.filter((_, index) => known[index] === undefined);
-  return unknown.length > 0 ? { unknown } : { columns: known.filter((column) => column !== undefined) };
+  if (unknown.length > 0) return { unknown };
+  const repeated = repeatedColumns(cells, known);
+  return repeated.length > 0 ? { repeated } : { columns: known.filter((column) => column !== undefined) };
 }
 
 /** A boolean cell: true/false, yes/no or 1/0 (any case); anything else is passed on so validation names the field. */

@@ -4,12 +4,13 @@ import { csvColumns } from "./csv-mapping.js";
 export const usage = `Usage: human-users import FILE (--database-url URL | --data-dir DIR) --org ID [options]
 
 Imports users (ZITADEL ImportHumanUser requests) from FILE into an organization. FILE is JSON Lines
-(one request per line) or CSV (by its .csv extension, or --format). Migrations run first. Run it
-again on the same file to finish an interrupted import: users already there are counted as such
-and never duplicated. A row is "already there" only when the same user was imported before (the
-same normalized request: username, profile, email, phone, password hash, identity-provider links,
-organization); a row whose username or identity-provider account another user holds is a
-conflict (code 6): it fails, and the report names the earlier line or the stored user's id.
+(one request per line) or CSV (by its .csv extension, or --format). Migrations run first (not in
+a dry run). Run it again on the same file to finish an interrupted import: users already there
+are counted as such and never duplicated. A row is "already there" only when the same user was
+imported before (the same normalized request: username, profile, email, phone, password hash,
+identity-provider links, organization); a row whose username or identity-provider account another
+user holds is a conflict (code 6): it fails, and the report names the earlier line or the stored
+user's id.
 
 Where to:
   --database-url URL      PostgreSQL (e.g. postgres://user@host:5432/db; ?options=-c%20search_path%3Dmyschema
@@ -20,12 +21,15 @@ Where to:
 
 Options:
   --format jsonl|csv      the file's format (default: csv for *.csv, else jsonl)
-  --report FILE           where failed rows are listed (default: FILE.report.jsonl)
+  --report FILE           where failed rows are listed (default: FILE.report.jsonl; never the
+                          input or the links file)
   --report-existing       list rows already there in the report too
   --links FILE            where passwordless registration links are appended (default
                           FILE.links.jsonl; created only when a row asks for one)
   --dry-run               check every row against the database (validation, hashes, conflicts)
-                          and write nothing: the same summary and report as a real run
+                          and write nothing (no migration, organization or PGlite folder): the
+                          same summary and report as a real run; a database without the tables is
+                          checked as an empty one, and the summary says so
   --no-mail               import without initialization codes and mails (for hosts that send
                           their own invitations); needs no keys
   --batch-size N          users per database write (default ${defaultBulkImportOptions.batchSize})
@@ -37,7 +41,7 @@ Options:
   -h, --help              this text
   -v, --version           the version of human-users
 
-CSV columns (header row required, names ignoring case, empty cell = not given):
+CSV columns (header row required, names ignoring case, each column once, empty cell = not given):
   ${csvColumns.join(", ")}
   Booleans: true/false, yes/no, 1/0.
 

@@ -8,11 +8,13 @@ import type { Keys } from "../ports/keys.js";
 import type { Mailer } from "../ports/mailer.js";
 import { columnOfField } from "./csv-mapping.js";
 import { commandKeys, type Environment } from "./keys.js";
-import { openStore, SetupError, type StoreTarget } from "./open-storage.js";
+import { SetupError, type StoreTarget } from "./open-storage.js";
+import { prepareDryRunStore, prepareStore, type PreparedStore } from "./prepared-store.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
-import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
+import { checkReportPath, existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
 import { checkLinksPath, linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
-import { InputError, readRows, type InputFormat, type Row } from "./rows.js";
+import { refuseSharedPaths } from "./output-paths.js";
+import { checkHeader, InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
 export interface ImportCommand {
   readonly file: string;
@@ -105,11 +107,12 @@ function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: 
   })();
 }
 
-function summaryText(command: ImportCommand, summary: ImportSummary, reported: number, linked: number): string {
+function summaryText(command: ImportCommand, summary: ImportSummary, reported: number, linked: number, assumption: string | undefined): string {
   const rate = summary.seconds > 0 ? summary.rows / summary.seconds : 0;
   const counts = `${formatCount(summary.existing)} already there, ${formatCount(summary.failed)} failed, of ${formatCount(summary.rows)} rows`;
   const lines = [
     command.dryRun ? `dry run: ${formatCount(summary.imported)} would be imported, ${counts}; nothing was written` : `${formatCount(summary.imported)} imported, ${counts}`,
+    ...(assumption === undefined ? [] : [`dry run: ${assumption}`]),
     `in ${formatDuration(summary.seconds)} (${formatCount(rate)} rows/s)`,
   ];
   if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} lines)`);
@@ -120,20 +123,6 @@ function summaryText(command: ImportCommand, summary: ImportSummary, reported: n
     lines.push(`interrupted: stopped after line ${summary.lastLine}; run the same command again to import the rest (rows already imported will show as already there)`);
   }
   return `${lines.join("\n")}\n`;
-}
-
-async function prepareStore(command: ImportCommand): Promise<Awaited<ReturnType<typeof openStore>>> {
-  const opened = await openStore(command.target);
-  try {
-    if ((await opened.store.directory.findOrganization(command.org)) === undefined) {
-      if (!command.createOrg) throw new SetupError(`the organization ${JSON.stringify(command.org)} does not exist in ${opened.description} (--create-org creates it)`);
-      await opened.store.upsertOrganization({ id: command.org, domains: [] });
-    }
-    return opened;
-  } catch (error) {
-    await opened.close().catch(() => undefined);
-    throw error;
-  }
 }
 
 /** What became of one row, and its report lines (none for an imported row). */
@@ -162,10 +151,23 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
   return keys;
 }
 
+/**
+ * What can be checked before the database is opened: the file and its header, and the report and
+ * links paths. Gives the file's size.
+ */
+async function checkBeforeStart(command: ImportCommand): Promise<number> {
+  const { size } = await stat(command.file);
+  await refuseSharedPaths(command);
+  await checkReportPath(command.reportPath);
+  if (!command.dryRun) await checkLinksPath(command.linksPath);
+  await checkHeader(command.file, command.format);
+  return size;
+}
+
 /** `human-users import`: the file's rows into the organization, with progress, a report and a summary. */
 export async function runImport(command: ImportCommand, io: CommandIo): Promise<ImportResult> {
   let totalBytes: number;
-  let opened: Awaited<ReturnType<typeof openStore>>;
+  let opened: PreparedStore;
   const keys = (() => {
     try {
       return { value: keysFor(command, io.env) };
@@ -175,15 +177,15 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   })();
   try {
     if ("error" in keys) throw keys.error;
-    totalBytes = (await stat(command.file)).size;
-    if (!command.dryRun) await checkLinksPath(command.linksPath);
-    opened = await prepareStore(command);
+    totalBytes = await checkBeforeStart(command);
+    opened = await (command.dryRun ? prepareDryRunStore(command) : prepareStore(command));
   } catch (error) {
     io.stderr.write(`human-users import: ${error instanceof Error ? error.message : String(error)}\n`);
     return { exitCode: 2 };
   }
   const ports: Ports = {
-    storage: opened.store,
+    storage: opened.storage,
+    ...(opened.directory === undefined ? {} : { directory: opened.directory }),
     mailer: outboxOnly,
     clock: systemClock,
     ...(keys.value === undefined ? {} : { keys: keys.value }),
@@ -249,7 +251,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   const interrupted = io.signal?.aborted === true;
   const { rows, imported, existing, failed, lastLine } = tally;
   const summary: ImportSummary = { rows, imported, existing, failed, interrupted, lastLine, seconds: (performance.now() - started) / 1000 };
-  io.stdout.write(summaryText(command, summary, reported, links?.written ?? 0));
+  io.stdout.write(summaryText(command, summary, reported, links?.written ?? 0, opened.assumption));
   if (readFailure.error !== undefined) {
     io.stderr.write(`human-users import: reading the file failed after line ${tally.lastLine}: ${String(readFailure.error)}\n`);
     return { exitCode: 2, summary };

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { SqlStore } from "../adapters/postgres/sql-store.js";
 
 export type StoreTarget = { readonly databaseUrl: string } | { readonly dataDir: string };
@@ -63,4 +65,77 @@ async function openPglite(dataDir: string): Promise<OpenedStore> {
 /** Opens the database and brings its schema up to date (migrations run first, every time). */
 export function openStore(target: StoreTarget): Promise<OpenedStore> {
   return "databaseUrl" in target ? openPostgres(target.databaseUrl) : openPglite(target.dataDir);
+}
+
+/** What a look that writes nothing finds: the store, its tables current, or no tables yet. */
+export type InspectedStore = { readonly opened: OpenedStore } | { readonly noTables: true; readonly description: string };
+
+type Query = (text: string) => Promise<{ readonly rows: readonly unknown[] }>;
+
+/** The migration versions the database has, or undefined when it has no human-users tables. */
+async function appliedVersions(query: Query): Promise<ReadonlySet<number> | undefined> {
+  const { rows } = await query("SELECT to_regclass('human_users_schema_migrations') IS NOT NULL AS present");
+  if ((rows[0] as { present?: boolean } | undefined)?.present !== true) return undefined;
+  const versions = await query("SELECT version FROM human_users_schema_migrations");
+  return new Set(versions.rows.map((row) => (row as { version: number }).version));
+}
+
+/**
+ * The store when its tables are current, or that it has none. Tables of an earlier version are
+ * refused: only a migration could bring them up to date, and this look must not write.
+ */
+async function inspectTables(query: Query, description: string, opened: () => OpenedStore): Promise<InspectedStore> {
+  const applied = await appliedVersions(query);
+  if (applied === undefined) return { noTables: true, description };
+  const { migrations } = await import("../adapters/postgres/index.js");
+  const missing = migrations.map((migration) => migration.version).filter((version) => !applied.has(version));
+  if (missing.length > 0) {
+    throw new SetupError(
+      `${description} has the human-users tables of an earlier version (migrations ${missing.join(", ")} not applied): a dry run changes nothing, so bring them up to date first (the import without --dry-run does, or migrate())`,
+    );
+  }
+  return { opened: opened() };
+}
+
+async function inspectPostgres(databaseUrl: string): Promise<InspectedStore> {
+  const { default: pg } = await loadDriver("pg", () => import("pg"));
+  const { postgresStore } = await import("../adapters/postgres/index.js");
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  pool.on("error", () => undefined);
+  const description = describeUrl(databaseUrl);
+  try {
+    const found = await inspectTables((text) => pool.query(text), description, () => ({ store: postgresStore({ pool }), description, close: () => pool.end() }));
+    if ("noTables" in found) await pool.end();
+    return found;
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    if (cause instanceof SetupError) throw cause;
+    throw new SetupError(`cannot read the database (${description}): ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+async function inspectPglite(dataDir: string): Promise<InspectedStore> {
+  const { PGlite } = await loadDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+  const description = `PGlite in ${dataDir}`;
+  // PGlite makes a database in a folder that holds none: such a folder is left as it is.
+  if (!existsSync(join(dataDir, "PG_VERSION"))) return { noTables: true, description };
+  const { pgliteStore } = await import("../adapters/pglite/index.js");
+  const db = new PGlite(dataDir);
+  try {
+    const found = await inspectTables((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close: () => db.close() }));
+    if ("noTables" in found) await db.close();
+    return found;
+  } catch (cause) {
+    await db.close().catch(() => undefined);
+    if (cause instanceof SetupError) throw cause;
+    throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/**
+ * For a dry run: opens the database without writing anything (no migration, no folder made), or
+ * finds that it has no human-users tables yet.
+ */
+export function inspectStore(target: StoreTarget): Promise<InspectedStore> {
+  return "databaseUrl" in target ? inspectPostgres(target.databaseUrl) : inspectPglite(target.dataDir);
 }

@@ -1,5 +1,5 @@
-import { csvRecords } from "./csv.js";
-import { readHeader, requestFromCells } from "./csv-mapping.js";
+import { csvRecords, type CsvRecord } from "./csv.js";
+import { readHeader, requestFromCells, type CsvColumn, type HeaderCell } from "./csv-mapping.js";
 import { readLines, type Line } from "./lines.js";
 
 export type InputFormat = "jsonl" | "csv";
@@ -30,19 +30,53 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
   }
 }
 
+const noHeaderRow = "the CSV file has no header row: its first line must name the columns (see --help)";
+
+/** The cells as a message lists them: `"Email" (column 4) and "email" (column 5)`. */
+function listedCells(cells: readonly HeaderCell[]): string {
+  const named = cells.map((cell) => `${JSON.stringify(cell.name)} (column ${cell.position})`);
+  return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1) ?? ""}` : named.join("");
+}
+
+/** The header's columns from the file's first record, or why the file cannot be read. */
+function headerColumns(record: CsvRecord): readonly CsvColumn[] {
+  if (record.problem !== undefined) throw new InputError(`the CSV header on line ${record.line} cannot be read: ${record.problem}`);
+  const header = readHeader(record.cells);
+  if ("columns" in header) return header.columns;
+  // A line naming no column is a row: its cells (passwords, hashes) are never shown.
+  if ("notHeader" in header) throw new InputError(`the CSV file has no header row: line ${record.line} names none of the columns, so it is taken for a row and not shown (see --help for the columns)`);
+  if ("unknown" in header) throw new InputError(`the CSV header names unknown columns: ${header.unknown.map((name) => JSON.stringify(name)).join(", ")}`);
+  const groups = header.repeated.map(({ column, cells }) => `${column} as ${listedCells(cells)}`);
+  throw new InputError(`the CSV header names a column more than once, and one of its cells would be dropped: ${groups.join("; ")}`);
+}
+
 async function* csvRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, void, undefined> {
   const records = csvRecords(lines);
   const first = await records.next();
-  if (first.done === true) throw new InputError("the CSV file has no header row: its first line must name the columns (see --help)");
-  if (first.value.problem !== undefined) throw new InputError(`the CSV header on line ${first.value.line} cannot be read: ${first.value.problem}`);
-  const header = readHeader(first.value.cells);
-  if ("unknown" in header) throw new InputError(`the CSV header names unknown columns: ${header.unknown.map((name) => JSON.stringify(name)).join(", ")}`);
+  if (first.done === true) throw new InputError(noHeaderRow);
+  const columns = headerColumns(first.value);
   for await (const record of records) {
     const { line, end } = record;
     if (record.problem !== undefined) yield { line, end, problem: record.problem };
-    else if (record.cells.length !== header.columns.length) {
-      yield { line, end, problem: `the row has ${record.cells.length} cells, the header ${header.columns.length}` };
-    } else yield { line, end, request: requestFromCells(header.columns, record.cells) };
+    else if (record.cells.length !== columns.length) {
+      yield { line, end, problem: `the row has ${record.cells.length} cells, the header ${columns.length}` };
+    } else yield { line, end, request: requestFromCells(columns, record.cells) };
+  }
+}
+
+/**
+ * Reads a CSV file's header alone and refuses the file as reading its rows would (no header, unknown
+ * or repeated columns), so that it is refused before the database is touched. JSON Lines has no header.
+ */
+export async function checkHeader(path: string, format: InputFormat): Promise<void> {
+  if (format !== "csv") return;
+  const records = csvRecords(readLines(path));
+  try {
+    const first = await records.next();
+    if (first.done === true) throw new InputError(noHeaderRow);
+    headerColumns(first.value);
+  } finally {
+    await records.return(undefined);
   }
 }
 

@@ -1,7 +1,7 @@
 // `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
@@ -136,6 +136,59 @@ describe(`human-users import on ${where}`, () => {
         expect(io.out).toEqual([]);
       }
       expect((await database.contents()).usernames).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("refuses, before touching the database and showing none of its cells, a first line naming no column, JSON Lines named .csv, and a header naming a column twice", async () => {
+    const database = await cliDatabase("header");
+    try {
+      const cases: [string, string, string][] = [
+        ["no-header.csv", "zed,Zed,Lee,zed@acme.test,true,MyS3cret!Passw0rd\n", "the CSV file has no header row: line 1 names none of the columns, so it is taken for a row and not shown (see --help for the columns)"],
+        ["json-lines.csv", '{"userName": "zed", "password": "MyS3cret!Passw0rd"}\n', "the CSV file has no header row: line 1 names none of the columns, so it is taken for a row and not shown (see --help for the columns)"],
+        [
+          "email-twice.csv",
+          `userName,firstName,lastName,Email,email,emailVerified,passwordHash\nd8,D,Eight,d8@acme.test,other8@acme.test,true,${BCRYPT_HASH}\n`,
+          'the CSV header names a column more than once, and one of its cells would be dropped: email as "Email" (column 4) and "email" (column 5)',
+        ],
+      ];
+      for (const [name, text, message] of cases) {
+        const io = captured();
+        expect({ result: await runImport(command(fileWith(name, text), database.target), io), out: io.out, err: io.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${message}\n`] });
+      }
+      expect(await database.tables()).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("refuses, before touching anything, a report or links path that is the input or each other, or a report that cannot be written", async () => {
+    const database = await cliDatabase("paths");
+    try {
+      const text = `${JSON.stringify(userRequest("kept"))}\n${JSON.stringify(userRequest("kept", { lastName: " " }))}\n`;
+      const file = fileWith("victim.jsonl", text);
+      const alias = join(scratch.path, "alias.jsonl");
+      symlinkSync(file, alias);
+      const folder = join(scratch.path, "a-folder");
+      mkdirSync(folder);
+      const shared = join(scratch.path, "shared.jsonl");
+      const cases: [Partial<ImportCommand>, string][] = [
+        [{ reportPath: file, dryRun: true }, `the report file ${file} is the file to import: give --report another path`],
+        [{ reportPath: `${folder}/../victim.jsonl` }, `the report file ${folder}/../victim.jsonl is the file to import: give --report another path`],
+        [{ reportPath: alias }, `the report file ${alias} is the file to import: give --report another path`],
+        [{ linksPath: file }, `the links file ${file} is the file to import: give --links another path`],
+        [{ reportPath: shared, linksPath: shared, dryRun: true }, `the report and the links file are one file (${shared}): give --report and --links different paths`],
+        [{ reportPath: join(scratch.path, "no-such-folder", "r.jsonl") }, `the report file ${join(scratch.path, "no-such-folder", "r.jsonl")} cannot be written`],
+        [{ reportPath: join(file, "r.jsonl") }, `the report file ${join(file, "r.jsonl")} cannot be written`],
+        [{ reportPath: folder, dryRun: true }, `the report file ${folder} is not a file`],
+      ];
+      for (const [overrides, message] of cases) {
+        const io = captured();
+        expect({ result: await runImport(command(file, database.target, overrides), io), out: io.out, err: io.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${message}\n`] });
+        expect(readFileSync(file, "utf8")).toBe(text);
+      }
+      expect({ tables: await database.tables(), shared: existsSync(shared) }).toEqual({ tables: [], shared: false });
     } finally {
       await database.drop();
     }

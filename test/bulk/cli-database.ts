@@ -1,7 +1,7 @@
 // Where the command-line tests import into: the PostgreSQL server when one answers (a fresh schema
 // per database), PGlite in a fresh folder otherwise.
 import { PGlite } from "@electric-sql/pglite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StoreTarget } from "../../src/cli/open-storage.js";
@@ -27,6 +27,12 @@ export interface CliDatabase {
   readonly target: StoreTarget;
   contents(): Promise<Contents>;
   rowCounts(): Promise<RowCounts>;
+  /** The human_users tables, sorted: none on a fresh database (a PGlite folder holding no database is not opened). */
+  tables(): Promise<readonly string[]>;
+  /** The organizations' ids, sorted (none without the tables). */
+  organizations(): Promise<readonly string[]>;
+  /** Runs a script of statements, to set a database up by hand. */
+  exec(script: string): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -47,6 +53,19 @@ async function rowCountsOf(db: Queryable): Promise<RowCounts> {
   const { rows } = await db.query<Record<string, string>>(`SELECT ${tables.map((table) => `(SELECT count(*) FROM human_users_${table}) AS ${table}`).join(", ")}`);
   const [counts] = rows;
   return { events: Number(counts?.["events"]), claims: Number(counts?.["claims"]), outbox: Number(counts?.["outbox"]), listings: Number(counts?.["listings"]) };
+}
+
+async function tablesOf(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'human\\_users\\_%' ORDER BY 1",
+  );
+  return rows.map((row) => row.name);
+}
+
+async function organizationsOf(db: Queryable): Promise<string[]> {
+  if (!(await tablesOf(db)).includes("human_users_organizations")) return [];
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM human_users_organizations ORDER BY id COLLATE "C"');
+  return rows.map((row) => row.id);
 }
 
 async function withPglite<T>(folder: string, read: (db: Queryable) => Promise<T>): Promise<T> {
@@ -70,6 +89,11 @@ export async function cliDatabase(label: string): Promise<CliDatabase> {
       target: { databaseUrl: url.toString() },
       contents: () => contentsOf(schema.pool),
       rowCounts: () => rowCountsOf(schema.pool),
+      tables: () => tablesOf(schema.pool),
+      organizations: () => organizationsOf(schema.pool),
+      exec: async (script) => {
+        await schema.pool.query(script);
+      },
       drop: () => schema.drop(),
     };
   }
@@ -79,6 +103,17 @@ export async function cliDatabase(label: string): Promise<CliDatabase> {
     target: { dataDir: folder },
     contents: () => withPglite(folder, contentsOf),
     rowCounts: () => withPglite(folder, rowCountsOf),
+    // Opening PGlite on a folder without a database would make one there.
+    tables: () => (existsSync(join(folder, "PG_VERSION")) ? withPglite(folder, tablesOf) : Promise.resolve([])),
+    organizations: () => (existsSync(join(folder, "PG_VERSION")) ? withPglite(folder, organizationsOf) : Promise.resolve([])),
+    exec: async (script) => {
+      const db = new PGlite(folder);
+      try {
+        await db.exec(script);
+      } finally {
+        await db.close();
+      }
+    },
     drop: () => Promise.resolve(rmSync(folder, { recursive: true, force: true })),
   };
 }

@@ -8,7 +8,7 @@ import { columnOfField, readHeader, requestFromCells } from "../../src/cli/csv-m
 import { readLines } from "../../src/cli/lines.js";
 import { formatBar, formatDuration, formatProgressLine, progressView, type Progress } from "../../src/cli/progress.js";
 import { existingEntry, failedEntries } from "../../src/cli/report.js";
-import { readRows, type Row } from "../../src/cli/rows.js";
+import { InputError, readRows, type Row } from "../../src/cli/rows.js";
 import { alreadyExists, internal, invalidRequest, unavailable } from "../../src/core/errors/user-errors.js";
 import { scratchFolder } from "./support.js";
 
@@ -19,6 +19,17 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const list: T[] = [];
   for await (const item of items) list.push(item);
   return list;
+}
+
+/** Why reading the CSV file `text` stops before its first row. */
+async function csvRefusal(name: string, text: string): Promise<string> {
+  try {
+    await all(readRows(fileWith(name, text), "csv"));
+  } catch (error) {
+    if (error instanceof InputError) return error.message;
+    throw error;
+  }
+  throw new Error(`${name} was read`);
 }
 
 describe("arguments", () => {
@@ -151,6 +162,32 @@ describe("CSV", () => {
       { line: 3, end: 39, problem: "the row has 1 cells, the header 2" },
     ]);
     await expect(all(readRows(fileWith("bad.csv", "userName,mail\n"), "csv"))).rejects.toThrow('the CSV header names unknown columns: "mail"');
+  });
+
+  it("takes a first line naming none of the columns for a row, not a header, and never shows its cells (CSV, or JSON Lines named .csv)", async () => {
+    expect(readHeader(["zed", "Zed", "MyS3cret!Passw0rd"])).toEqual({ notHeader: true });
+    const files: [string, string, string][] = [
+      ["no-header.csv", "zed,Zed,Lee,zed@acme.test,true,MyS3cret!Passw0rd\n", "line 1"],
+      ["blank-first.csv", "\n\nzed,MyS3cret!Passw0rd\n", "line 3"],
+      ["json-spaced.csv", '{"userName": "zed", "password": "MyS3cret!Passw0rd"}\n', "line 1"],
+      ["json-one.csv", '{"password":"MyS3cret!Passw0rd"}\n', "line 1"],
+    ];
+    for (const [name, text, line] of files) {
+      expect(await csvRefusal(name, text)).toBe(`the CSV file has no header row: ${line} names none of the columns, so it is taken for a row and not shown (see --help for the columns)`);
+    }
+    expect(await csvRefusal("json-tight.csv", '{"userName":"zed","password":"MyS3cret!Passw0rd"}\n')).toBe("the CSV header on line 1 cannot be read: text after a closing quote in cell 2");
+  });
+
+  it("refuses a header naming one column more than once, in any spelling, naming the clashing columns", async () => {
+    expect(readHeader(["userName", "Email", "email", "firstName", " EMAIL "])).toEqual({
+      repeated: [{ column: "email", cells: [{ name: "Email", position: 2 }, { name: "email", position: 3 }, { name: " EMAIL ", position: 5 }] }],
+    });
+    expect(await csvRefusal("twice.csv", "userName,firstName,lastName,Email,email,emailVerified\nd8,D,Eight,d8@acme.test,other8@acme.test,true\n")).toBe(
+      'the CSV header names a column more than once, and one of its cells would be dropped: email as "Email" (column 4) and "email" (column 5)',
+    );
+    expect(await csvRefusal("twice-two.csv", "userName,email,UserName,Email,email\n")).toBe(
+      'the CSV header names a column more than once, and one of its cells would be dropped: userName as "userName" (column 1) and "UserName" (column 3); email as "email" (column 2), "Email" (column 4) and "email" (column 5)',
+    );
   });
 
   it("refuses a CSV file without a header row, but reads a header with no rows as no rows", async () => {
