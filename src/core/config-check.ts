@@ -6,6 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import type { Ports } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
+import type { OperationContext } from "./context.js";
 import { invalidConfiguration } from "./errors/user-errors.js";
 import { LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
@@ -136,16 +137,25 @@ function checkCodes(problems: Problems, value: unknown): void {
   }
 }
 
-function checkOrigin(problems: Problems, origin: unknown): void {
-  if (origin === undefined) return;
-  const problem = "config.origin must be an absolute http or https URL without query or fragment";
-  if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return problems.add(problem);
+/** Whether links can start with `origin`: an absolute http(s) URL, nothing after its path. */
+function isLinkOrigin(origin: unknown): boolean {
+  if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return false;
   try {
     const url = new URL(origin);
-    if (url.hostname === "" || url.search !== "" || url.hash !== "" || origin.includes("#") || origin.includes("?")) problems.add(problem);
+    return url.hostname !== "" && url.search === "" && url.hash === "" && !origin.includes("#") && !origin.includes("?");
   } catch {
-    problems.add(problem);
+    return false;
   }
+}
+
+/** The problem of an origin named `name` (`config.origin`, `context.origin`), or undefined when links can start with it. */
+function originProblem(origin: unknown, name: string): string | undefined {
+  return origin === undefined || isLinkOrigin(origin) ? undefined : `${name} must be an absolute http or https URL without query or fragment`;
+}
+
+function checkOrigin(problems: Problems, origin: unknown): void {
+  const problem = originProblem(origin, "config.origin");
+  if (problem !== undefined) problems.add(problem);
 }
 
 function checkUrlTemplate(problems: Problems, value: unknown, name: string, placeholders: readonly TemplateValue[] = LINK_PLACEHOLDERS): void {
@@ -280,4 +290,15 @@ export function configurationProblems(ports: unknown): string[] {
 export function checkConfiguration(ports: Ports): Result<void, ErrorBody> {
   const problems = configurationProblems(ports);
   return problems.length === 0 ? ok(undefined) : err(invalidConfiguration(problems));
+}
+
+/**
+ * The call's own setting, checked as the configuration's is and before anything else: a
+ * `context.origin` links cannot start with answers 9, as a bad `config.origin` does. Null counts
+ * as absent, as it does for the requester.
+ */
+export function contextRefusal(context: OperationContext | undefined): ErrorBody | undefined {
+  const origin: unknown = context?.origin ?? undefined;
+  const problem = originProblem(origin, "context.origin");
+  return problem === undefined ? undefined : invalidConfiguration([problem]);
 }

@@ -2,7 +2,7 @@
 // the setting, for ports that cannot work, instead of hanging or answering what the setting lies about.
 import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { createHumanUser, importHumanUser, importHumanUsers, type HumanUsersConfig, type Ports } from "../../src/index.js";
+import { createHumanUser, getUser, importHumanUser, importHumanUsers, listUsers, passwordReset, type HumanUsersConfig, type OperationContext, type Ports } from "../../src/index.js";
 import { collect } from "../bulk/support.js";
 import { member, minimalCreate, plainError, testPorts } from "./support/ports.js";
 
@@ -53,6 +53,37 @@ describe("operations with a configuration that cannot work", () => {
     const others = [await create("b@acme.test"), await create("c@acme.test")];
     // Read when the ports were first resolved (checked, then given their defaults), never again.
     expect({ first, others, afterFirstIsSome: afterFirst > 0, readsSince: reads - afterFirst }).toEqual({ first: true, others: [true, true], afterFirstIsSome: true, readsSince: 0 });
+  });
+});
+
+describe("a context origin that cannot start links", () => {
+  const refusal = configurationError("context.origin must be an absolute http or https URL without query or fragment");
+  const origins: unknown[] = ["javascript:alert(1)", "not a url", "", "ftp://x.example", "https://x.example/?q=1", "https://x.example/#f", "https://x.example?", "https://", 8080];
+  const passwordless = { ...importRequest, email: { email: "ann@acme.test", isEmailVerified: true }, password: "Secr3t!pw", requestPasswordlessRegistration: true };
+  const withOrigin = (origin: unknown): OperationContext => ({ ...context, origin: origin as string });
+
+  it.each(origins)("%j: createHumanUser and importHumanUser answer 9 as for config.origin, and write and send nothing", async (origin) => {
+    const ports = testPorts();
+    expect(await createHumanUser(ports, minimalCreate(), withOrigin(origin))).toEqual(err(refusal));
+    expect(await importHumanUser(ports, passwordless, withOrigin(origin))).toEqual(err(refusal));
+    expect(await collect(importHumanUsers(ports, [passwordless], withOrigin(origin)))).toEqual([{ index: 0, error: refusal }]);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    expect(ports.mailer.attempted).toEqual([]);
+  });
+
+  it("is refused by every function, before the request is looked at, as a bad config.origin is", async () => {
+    const ports = testPorts();
+    const bad = { origin: "javascript:alert(1)" };
+    expect(await createHumanUser(ports, "not an object", bad)).toEqual(err(refusal));
+    expect(await passwordReset(ports, { userId: "nobody" }, bad)).toEqual(err(refusal));
+    expect(await getUser(ports, { userId: "nobody" }, withOrigin(bad.origin))).toEqual(err(refusal));
+    expect(await listUsers(ports, {}, withOrigin(bad.origin))).toEqual(err(refusal));
+  });
+
+  it("takes an origin with a path, a port or a trailing slash, as config.origin", async () => {
+    for (const origin of ["https://id.acme.test/", "https://id.acme.test/base", "http://[::1]:8080"]) {
+      expect((await createHumanUser(testPorts(), minimalCreate(), withOrigin(origin))).isOk()).toBe(true);
+    }
   });
 });
 

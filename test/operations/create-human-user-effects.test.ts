@@ -3,7 +3,7 @@
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { createHumanUser, StorageUnavailableError, type SmsMessage } from "../../src/index.js";
-import { FIRST_ID, instanceAdmin, invalidBody, member, minimalCreate, NOW, plainError, SECOND_ID, testPorts } from "./support/ports.js";
+import { FIRST_ID, instanceAdmin, invalidBody, member, minimalCreate, NOW, plainError, SECOND_ID, testPorts, withIds } from "./support/ports.js";
 import { patchStorage, type StoragePatch } from "../support/patch-storage.js";
 
 const context = { requester: member };
@@ -282,6 +282,31 @@ describe("port failures", () => {
       expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
       expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
     }
+  });
+
+  it.each([
+    ["an empty string", "", "must not be empty"],
+    ["a number", 42, "must be a string, not a number"],
+    ["null", null, "must be a string, not null"],
+    ["undefined", undefined, "must be a string, not undefined"],
+    ["201 characters", "9".repeat(201), "must be at most 200 characters long"],
+    ["a NUL character", "id\u0000", "must not contain the NUL character (U+0000)"],
+  ])("an id generator that gives %s for the user id answers 13, logs why and writes nothing", async (_name, id, problem) => {
+    const { ports, logged } = withIds(id);
+    const result = await createHumanUser(ports, withEmail({ isVerified: true }), context);
+    expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
+    expect(logged).toEqual([{ message: "human-users: id generator failed", cause: new Error(`ports.ids.next() gave an unusable id: ${problem}`) }]);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+  });
+
+  it("an id generator that gives an unusable notification id answers 13, logs why, and writes and sends nothing", async () => {
+    const { ports, logged } = withIds(FIRST_ID, "");
+    const result = await createHumanUser(ports, minimalCreate(), context);
+    expect(result).toEqual(err(plainError(13, "USER-1nt3", "internal error")));
+    // Drawn while the user is planned: logged under the function's name, as a random source that fails is.
+    expect(logged).toEqual([{ message: "human-users: createHumanUser failed", cause: new Error("ports.ids.next() gave an unusable id: must not be empty") }]);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    expect(ports.mailer.attempted).toEqual([]);
   });
 
   it("a mailer that throws does not fail the request and leaves the notification pending for a retry", async () => {

@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { createHumanUser } from "../../src/index.js";
-import { FIRST_ID, instanceAdmin, member, minimalCreate, NOW, SECOND_ID, testKeys, testPorts } from "./support/ports.js";
+import { FIRST_ID, instanceAdmin, invalidBody, member, minimalCreate, NOW, SECOND_ID, testKeys, testPorts } from "./support/ports.js";
 
 const context = { requester: member };
 
@@ -180,28 +180,89 @@ describe("createHumanUser: who and where", () => {
     expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(denied);
   });
 
-  it("refuses an organization that names both or neither member, before authorization", async () => {
+  const unauthenticated = err({
+    code: 16,
+    message: "the request is not authenticated",
+    details: [{ "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id: "USER-4uth", message: "the request is not authenticated" }],
+  });
+  const badOrganizations: [string, unknown][] = [
+    ["names neither member", {}],
+    ["names both members", { orgId: "acme", orgDomain: "acme.test" }],
+    ["has an empty orgId", { orgId: "" }],
+    ["has an orgId of 201 characters", { orgId: "x".repeat(201) }],
+    ["is a string", "acme"],
+  ];
+
+  it.each(badOrganizations)("answers 16 without a requester when the organization %s: the requester comes before the fields", async (_name, organization) => {
     const ports = testPorts();
-    expect(await createHumanUser(ports, { ...minimalCreate(), organization: { orgId: "acme", orgDomain: "acme.test" } }, {})).toEqual(
-      err(invalidOrganization("must name exactly one of orgId and orgDomain")),
+    expect(await createHumanUser(ports, { ...minimalCreate(), organization }, {})).toEqual(unauthenticated);
+  });
+
+  it("reports a bad organization with every other violation, in field order", async () => {
+    const ports = testPorts();
+    const request = { profile: { givenName: "", familyName: "Lee" }, email: { email: "bad" }, organization: { orgId: "" } };
+    expect(await createHumanUser(ports, request, context)).toEqual(
+      err(
+        invalidBody([
+          { field: "organization.orgId", description: "must be a string of 1 to 200 characters" },
+          { field: "profile.givenName", description: "must not be empty" },
+          { field: "email.email", description: "is not a valid email address" },
+        ]),
+      ),
     );
-    expect(await createHumanUser(ports, { ...minimalCreate(), organization: {} }, {})).toEqual(
-      err(invalidOrganization("must name exactly one of orgId and orgDomain")),
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+  });
+
+  it.each([
+    ["names neither member", {}, "organization", "must name exactly one of orgId and orgDomain"],
+    ["names both members", { orgId: "acme", orgDomain: "acme.test" }, "organization", "must name exactly one of orgId and orgDomain"],
+    ["has an orgId of 201 characters", { orgId: "x".repeat(201) }, "organization.orgId", "must be a string of 1 to 200 characters"],
+    ["has a numeric orgDomain", { orgDomain: 5 }, "organization.orgDomain", "must be a string of 1 to 200 characters"],
+    ["is a string", "acme", "organization", "must be an object"],
+  ])("answers 3, not 7, to a requester of another organization when the organization %s, and asks no authorizer", async (_name, organization, field, description) => {
+    let asked = 0;
+    const ports = testPorts({ authorizer: { hasPermission: () => ((asked += 1), false) } });
+    const outsider = { requester: { userId: "u", orgId: "globex" } };
+    const request = { ...minimalCreate(), organization, email: { email: "not an address" } };
+    expect(await createHumanUser(ports, request, outsider)).toEqual(
+      err(invalidBody([{ field, description }, { field: "email.email", description: "is not a valid email address" }])),
+    );
+    expect(asked).toBe(0);
+  });
+
+  it("counts a bad organization against the violation cap", async () => {
+    const ports = testPorts({ config: { limits: { maxFieldViolations: 2 } } });
+    const request = { organization: {}, profile: { givenName: "", familyName: "" }, email: { email: "bad" } };
+    expect(await createHumanUser(ports, request, context)).toEqual(
+      err({
+        code: 3,
+        message: "organization: must name exactly one of orgId and orgDomain (and 1 more violation listed; more were left out)",
+        details: [
+          {
+            "@type": "type.googleapis.com/zitadel.v1.ErrorDetail",
+            id: "USER-1nv4",
+            message: "organization: must name exactly one of orgId and orgDomain (and 1 more violation listed; more were left out)",
+          },
+          {
+            "@type": "type.googleapis.com/google.rpc.BadRequest",
+            fieldViolations: [
+              { field: "organization", description: "must name exactly one of orgId and orgDomain" },
+              { field: "profile.givenName", description: "must not be empty" },
+            ],
+          },
+        ],
+      }),
+    );
+  });
+
+  it("checks no password policy while the organization is named badly: the policy is the organization's", async () => {
+    const ports = testPorts();
+    const request = { ...minimalCreate(), organization: { orgId: "" }, password: { password: "weak" } };
+    expect(await createHumanUser(ports, request, context)).toEqual(
+      err(invalidBody([{ field: "organization.orgId", description: "must be a string of 1 to 200 characters" }])),
     );
   });
 });
-
-function invalidOrganization(description: string) {
-  const message = `organization: ${description}`;
-  return {
-    code: 3,
-    message,
-    details: [
-      { "@type": "type.googleapis.com/zitadel.v1.ErrorDetail", id: "USER-1nv4", message },
-      { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "organization", description }] },
-    ],
-  };
-}
 
 describe("createHumanUser: bodies that are not requests", () => {
   const notAnObject = err({

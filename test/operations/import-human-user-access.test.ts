@@ -281,6 +281,23 @@ describe("importHumanUser: failing ports", () => {
     expect(store.snapshot()).toEqual(before);
   });
 
+  const quiet = { email: { email: "ann@acme.test", isEmailVerified: true }, password: "Secr3t!pw" };
+  it.each([
+    ["the user id", [""], {}, "must not be empty"],
+    ["the user id (a number)", [7], {}, "must be a string, not a number"],
+    ["the initialization mail's id", [id(1), "x".repeat(201)], {}, "must be at most 200 characters long"],
+    ["the passwordless code's id", [id(1), null], { ...quiet, requestPasswordlessRegistration: true }, "must be a string, not null"],
+  ])("answers 13, logs why and writes nothing when the id generator gives an unusable id for %s", async (_name, ids, patch, problem) => {
+    let drawn = 0;
+    const causes: unknown[] = [];
+    const logger: Logger = { warn: () => undefined, error: (fields) => void causes.push(fields["err"]) };
+    const ports = importPorts({ ids: { next: () => ids[drawn++] as string }, logger });
+    expect((await importHumanUser(ports, { ...minimalImport(), ...patch }, context))._unsafeUnwrapErr()).toEqual(INTERNAL);
+    expect(causes).toEqual([new Error(`ports.ids.next() gave an unusable id: ${problem}`)]);
+    expect(ports.storage.snapshot()).toEqual(EMPTY);
+    expect(ports.mailer.attempted).toEqual([]);
+  });
+
   it("answers 13 when the id generator or the clock throws", async () => {
     const brokenIds = importPorts({ ids: { next: () => { throw new Error("no ids"); } } });
     expect((await importHumanUser(brokenIds, minimalImport(), context))._unsafeUnwrapErr()).toEqual(INTERNAL);

@@ -79,7 +79,8 @@ export interface Command<TParsed, TResponse> {
   /** Required objects and other structure checked before anyone is asked for permission. */
   shape(request: RequestObject): FieldViolation[];
   access(request: RequestObject): Access;
-  target(request: RequestObject, context: OperationContext, requester: Requester | undefined): Target;
+  /** Undefined when the request names its target in a way the field rules refuse: they report it, and nothing is looked up. */
+  target(request: RequestObject, context: OperationContext, requester: Requester | undefined): Target | undefined;
   parse(request: RequestObject, rules: RulesContext): Result<TParsed, FieldViolation[]>;
   decide(input: DecideInput<TParsed>): Promise<Result<Decision<TResponse>, ErrorBody>>;
   /**

@@ -1,5 +1,5 @@
 import type { CreateHumanUserResponse } from "../responses.js";
-import { createRequestFields, createRequestShape, parseCreateRequest } from "../schemas/create-human-user.js";
+import { createRequestFields, createRequestShape, organizationViolations, parseCreateRequest } from "../schemas/create-human-user.js";
 import { member } from "../schemas/structure.js";
 import type { UserDraft } from "../user-draft.js";
 import { pruneEmpty } from "../wire/prune.js";
@@ -27,6 +27,7 @@ export const createHumanUserCommand: Command<UserDraft, CreateHumanUserResponse>
   access: () => ({ permission: "user.write", proof: false }),
   target(request, context, requester) {
     const organization = request["organization"];
+    if (organizationViolations(organization).length > 0) return undefined;
     const orgId = member(organization, "orgId");
     const orgDomain = member(organization, "orgDomain");
     if (typeof orgId === "string") return { organization: { orgId } };

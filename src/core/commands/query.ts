@@ -2,6 +2,7 @@ import { err, type Result } from "neverthrow";
 import type { Requester } from "../../ports/authorizer.js";
 import type { Ports } from "../../ports/index.js";
 import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
+import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
 import type { CommandRuntime, ResolvedPorts } from "../resolved-ports.js";
@@ -42,6 +43,8 @@ export function runQuery<TParsed, TResponse>(
   runtime: CommandRuntime,
 ): Promise<Result<TResponse, ErrorBody>> {
   return runOperation(ports, runtime, query.name, async (ready) => {
+    const refused = contextRefusal(context);
+    if (refused !== undefined) return err(refused);
     const request = requestObject(rawRequest, query.fields);
     if (request === undefined) return err(notAnObject());
     const shape = query.shape(request);

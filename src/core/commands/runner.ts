@@ -1,9 +1,10 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Requester } from "../../ports/authorizer.js";
-import type { Organization } from "../../ports/directory.js";
+import type { Organization, PasswordComplexityPolicy } from "../../ports/directory.js";
 import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
+import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
@@ -39,9 +40,15 @@ export function requestObject(raw: unknown, fields: FieldTree): RequestObject | 
 
 const rulesContexts = new WeakMap<ResolvedPorts, Map<string, RulesContext>>();
 
-/** One RulesContext per configuration and policy, so the schemas built for it are reused. */
-function rulesContext(ports: ResolvedPorts, organization: Organization): RulesContext {
-  const passwordPolicy = organization.policy?.passwordComplexity;
+/**
+ * The rules every password policy shares, for a request whose organization is named badly: the
+ * policy is the organization's, so none of its own rules can be checked (and none is reported).
+ */
+const UNKNOWN_ORGANIZATION_POLICY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, hasLowercase: false, hasUppercase: false, hasNumber: false, hasSymbol: false });
+
+/** One RulesContext per configuration and policy, so the schemas built for it are reused; no organization: see UNKNOWN_ORGANIZATION_POLICY. */
+function rulesContext(ports: ResolvedPorts, organization: Organization | undefined): RulesContext {
+  const passwordPolicy = organization === undefined ? UNKNOWN_ORGANIZATION_POLICY : organization.policy?.passwordComplexity;
   const key = JSON.stringify(passwordPolicy ?? null);
   let byPolicy = rulesContexts.get(ports);
   if (byPolicy === undefined) rulesContexts.set(ports, (byPolicy = new Map()));
@@ -79,16 +86,26 @@ export interface PreparedCommand<TParsed, TResponse> {
   readonly origin: string;
 }
 
+/** Who asks and what the command acts on, found and authorized. */
+interface ResolvedTarget {
+  readonly organization: Organization;
+  readonly user: UserState | undefined;
+  readonly requester: Requester | undefined;
+  readonly targetUserId: string | undefined;
+}
+
+/** Step 2; Ok(undefined) when the request names its target badly, which the field rules report (step 3). */
 async function resolveTarget<TParsed, TResponse>(
   ports: ResolvedPorts,
   command: Command<TParsed, TResponse>,
   request: RequestObject,
   context: OperationContext,
-): Promise<Result<{ organization: Organization; user: UserState | undefined; requester: Requester | undefined; targetUserId: string | undefined }, ErrorBody>> {
+): Promise<Result<ResolvedTarget | undefined, ErrorBody>> {
   const access = command.access(request);
   const requester = context.requester ?? undefined;
   if (requester === undefined && !access.proof) return err(unauthenticated());
   const target = command.target(request, context, requester);
+  if (target === undefined) return ok(undefined);
   if ("organization" in target) {
     // A new user always has an author.
     if (requester === undefined) return err(unauthenticated());
@@ -128,6 +145,8 @@ export async function prepareCommand<TParsed, TResponse>(
   command: Command<TParsed, TResponse>,
 ): Promise<Result<PreparedCommand<TParsed, TResponse>, ErrorBody>> {
   try {
+    const refused = contextRefusal(context);
+    if (refused !== undefined) return err(refused);
     const given = context ?? {};
     const request = requestObject(rawRequest, command.fields);
     if (request === undefined) return err(notAnObject());
@@ -135,11 +154,14 @@ export async function prepareCommand<TParsed, TResponse>(
     if (shape.length > 0) return err(invalidRequest(shape));
     const target = await resolveTarget(ports, command, request, given);
     if (target.isErr()) return err(target.error);
-    const rules = rulesContext(ports, target.value.organization);
+    const found = target.value;
+    const rules = rulesContext(ports, found?.organization);
     const parsed = command.parse(request, rules);
     if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
+    // The field rules refuse every target a command cannot resolve, so this is a command's bug.
+    if (found === undefined) return err(portFailure(new Error("the target was refused, yet the field rules passed"), command.name, ports.logger));
     const origin = (given.origin ?? ports.config?.origin ?? DEFAULT_ORIGIN).replace(/\/+$/, "");
-    return ok({ command, request, parsed: parsed.value, origin, ...target.value });
+    return ok({ command, request, parsed: parsed.value, origin, ...found });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports.logger));
   }

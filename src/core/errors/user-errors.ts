@@ -56,7 +56,7 @@ export const unavailable = (): ErrorBody => errorBody(14, errorIds.unavailable, 
 export const aborted = (): ErrorBody =>
   errorBody(10, errorIds.aborted, "the user was changed by another request at the same time, more often than the retries allow; try again");
 
-/** Code 9: the host's ports or configuration cannot work; the message names each setting (never a secret). */
+/** Code 9: the host's ports, configuration or `context.origin` cannot work; the message names each setting (never a secret). */
 export const invalidConfiguration = (problems: readonly string[]): ErrorBody =>
   errorBody(9, errorIds.invalidConfiguration, `invalid configuration: ${problems.join("; ")}`);
 

@@ -90,12 +90,13 @@ function requestSchema(context: RulesContext) {
 
 type ParsedCreateRequest = v.InferOutput<ReturnType<typeof requestSchema>>;
 
-/** Violations no single field shows: members that exclude each other. */
+/** Violations checked on the raw request: the organization (read before the schema too, to find the target), and members that exclude each other. */
 function crossFieldViolations(request: unknown): FieldViolation[] {
   const email = member(request, "email");
   const phone = member(request, "phone");
   const both = member(request, "password") != null && member(request, "hashedPassword") != null;
   return [
+    ...organizationViolations(member(request, "organization")),
     ...atMostOneOf(email, ["email"], ["sendCode", "returnCode", "isVerified"]),
     ...atMostOneOf(phone, ["phone"], ["sendCode", "returnCode", "isVerified"]),
     ...(both ? [violation(["password"], "password and hashedPassword cannot both be set")] : []),
@@ -138,34 +139,31 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
 /** Every rule of the `createHumanUser` request, all violations at once, or the normalized draft. */
 export const parseCreateRequest = requestParser({ schema: requestSchema, crossField: crossFieldViolations, toDraft, fieldOrder: FIELD_ORDER });
 
-/**
- * The first check: a JSON object with `profile` and `email` objects, and an `organization` that
- * names exactly one of `orgId` and `orgDomain`.
- */
+/** The first check: a JSON object with `profile` and `email` objects. */
 export function createRequestShape(request: Readonly<Record<string, unknown>>): FieldViolation[] {
-  const violations = requiredObjects(request, ["profile", "email"]);
-  const organization = request["organization"];
-  if (organization !== undefined && organization !== null) {
-    const orgId = member(organization, "orgId");
-    const orgDomain = member(organization, "orgDomain");
-    const named = [orgId, orgDomain].filter((value) => value !== undefined && value !== null);
-    if (typeof organization !== "object" || Array.isArray(organization)) violations.push(violation(["organization"], "must be an object"));
-    else if (named.length !== 1) violations.push(violation(["organization"], "must name exactly one of orgId and orgDomain"));
-    else {
-      const field = ["organization", orgId != null ? "orgId" : "orgDomain"];
-      const name = named[0];
-      if (typeof name !== "string" || name.length === 0 || name.length > MAX_TEXT) violations.push(violation(field, `must be a string of 1 to ${MAX_TEXT} characters`));
-      else {
-        // Checked here, before the organization is looked up in the store.
-        const problem = unstorableTextProblem(name);
-        if (problem !== undefined) violations.push(violation(field, problem));
-      }
-    }
-  }
-  return violations;
+  return requiredObjects(request, ["profile", "email"]);
 }
 
-/** Read by `createRequestShape` and the target organization, before the schema. */
+/**
+ * What is wrong with the request's `organization`: it must name exactly one of `orgId` and
+ * `orgDomain`, as text a store can hold. A field rule, reported beside all others; the target
+ * organization is only looked up when there is none (see the command's `target`).
+ */
+export function organizationViolations(organization: unknown): FieldViolation[] {
+  if (organization === undefined || organization === null) return [];
+  if (typeof organization !== "object" || Array.isArray(organization)) return [violation(["organization"], "must be an object")];
+  const orgId = member(organization, "orgId");
+  const orgDomain = member(organization, "orgDomain");
+  const named = [orgId, orgDomain].filter((value) => value !== undefined && value !== null);
+  if (named.length !== 1) return [violation(["organization"], "must name exactly one of orgId and orgDomain")];
+  const field = ["organization", orgId != null ? "orgId" : "orgDomain"];
+  const name = named[0];
+  if (typeof name !== "string" || name.length === 0 || name.length > MAX_TEXT) return [violation(field, `must be a string of 1 to ${MAX_TEXT} characters`)];
+  const problem = unstorableTextProblem(name);
+  return problem === undefined ? [] : [violation(field, problem)];
+}
+
+/** Read by `organizationViolations` and the target organization, beside the schema. */
 const organizationFields: FieldTree = { members: new Map([["organization", { members: new Map([["orgId", {}], ["orgDomain", {}]]) }]]) };
 
 /** Every field `createHumanUser` reads: the only parts of a request that are copied. */

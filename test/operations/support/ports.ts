@@ -89,3 +89,12 @@ export function invalidBody(violations: readonly { field: string; description: s
 export function plainError(code: number, id: string, message: string) {
   return { code, message, details: [{ "@type": ERROR_DETAIL, id, message }] };
 }
+
+/** Ports whose id generator gives `ids` in turn (any value, to try unusable ones), and what their logger was told. */
+export function withIds(...ids: unknown[]) {
+  const logged: { message: string; cause: unknown }[] = [];
+  const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => void logged.push({ message, cause: fields["err"] }) };
+  let drawn = 0;
+  const ports = testPorts({ ids: { next: () => ids[drawn++] as string }, logger });
+  return { ports, logged };
+}
