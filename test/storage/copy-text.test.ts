@@ -1,6 +1,6 @@
 // COPY's text format and the order a batch's claims are copied in (see new-users-copy.ts).
 import { describe, expect, it } from "vitest";
-import { copyRow, copyValue } from "../../src/adapters/postgres/copy-text.js";
+import { copyRow, copyRows, copyValue } from "../../src/adapters/postgres/copy-text.js";
 import { compareCodePoints } from "../../src/adapters/postgres/new-users-copy.js";
 
 describe("COPY's text format", () => {
@@ -16,8 +16,10 @@ describe("COPY's text format", () => {
     expect(copyValue("")).toBe("");
   });
 
-  it("writes a row as its values between tabs, ending with a newline", () => {
-    expect(copyRow(["a", null, true, 7, "x\ty"])).toBe("a\t\\N\tt\t7\tx\\ty\n");
+  it("writes a row as its values between tabs, and rows each ending with a newline", () => {
+    expect(copyRow(["a", null, true, 7, "x\ty"])).toBe("a\t\\N\tt\t7\tx\\ty");
+    expect(copyRows([copyRow(["a", 1]), copyRow(["b\nc", 2])])).toBe("a\t1\nb\\nc\t2\n");
+    expect(copyRows([])).toBe("");
   });
 });
 

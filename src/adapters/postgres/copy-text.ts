@@ -16,9 +16,18 @@ export function copyValue(value: CopyValue): string {
   return value.search(special) === -1 ? value : value.replace(special, (character) => escapes[character] ?? character);
 }
 
-/** One row, ending with its newline. */
+/**
+ * One row, without its newline (`copyRows` puts them between rows). Joined natively into one flat
+ * string: rows built by `+` stay chains of pieces until they are sent, and a batch of them lived
+ * long enough to double the collector's share of an import (profile of a 30,000-user import).
+ */
 export function copyRow(values: readonly CopyValue[]): string {
-  let row = "";
-  for (let index = 0; index < values.length; index++) row += (index === 0 ? "" : "\t") + copyValue(values[index]);
-  return `${row}\n`;
+  const cells = new Array<string>(values.length);
+  for (let index = 0; index < values.length; index++) cells[index] = copyValue(values[index]);
+  return cells.join("\t");
+}
+
+/** Rows as COPY reads them: each ends with a newline. "" for none. */
+export function copyRows(rows: readonly string[]): string {
+  return rows.length === 0 ? "" : `${rows.join("\n")}\n`;
 }
