@@ -1,9 +1,10 @@
 // What the import fingerprint compares: every field of the normalized request and the
-// organization, a password hash as given, but never a plain password's text.
+// organization, the email ignoring case, a password hash as given, but never a plain password's
+// text; and the rule of 0.2.0 (v1), kept to recognize the users it imported.
 import { describe, expect, it } from "vitest";
 import type { UserDraft } from "../../src/core/user-draft.js";
 import { foldUser } from "../../src/core/users/fold-user.js";
-import { importFingerprint } from "../../src/core/users/import-fingerprint.js";
+import { fingerprintsOf, importFingerprint } from "../../src/core/users/import-fingerprint.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 
 const draft: UserDraft = {
@@ -19,7 +20,7 @@ const draft: UserDraft = {
 describe("importFingerprint", () => {
   it("is the same for the same request and organization, and never holds the request's text", () => {
     expect(importFingerprint({ ...draft }, "acme")).toBe(importFingerprint(draft, "acme"));
-    expect(importFingerprint(draft, "acme")).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
+    expect(importFingerprint(draft, "acme")).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
   });
 
   it("changes with the organization and with every field it compares", () => {
@@ -48,6 +49,27 @@ describe("importFingerprint", () => {
   it("compares a plain password only as being one: its text is not in the digest", () => {
     const plain = (text: string): UserDraft => ({ ...draft, password: { kind: "plain", plain: text, changeRequired: false } });
     expect(importFingerprint(plain("Correct-Horse-1"), "acme")).toBe(importFingerprint(plain("Other-Secret-2"), "acme"));
+  });
+
+  it("compares the email ignoring case as listings do (NFKC_Casefold: ß is ss), and nothing else of it", () => {
+    const withEmail = (address: string): UserDraft => ({ ...draft, email: { ...draft.email, address } });
+    expect(importFingerprint(withEmail("ANN@Acme.TEST"), "acme")).toBe(importFingerprint(draft, "acme"));
+    expect(importFingerprint(withEmail("STRASSE@acme.test"), "acme")).toBe(importFingerprint(withEmail("straße@acme.test"), "acme"));
+    // Default case folding, not the Turkic one: the dotless ı is another letter.
+    expect(importFingerprint(withEmail("kım@acme.test"), "acme")).not.toBe(importFingerprint(withEmail("kim@acme.test"), "acme"));
+  });
+
+  it("keeps the rule 0.2.0 stored (v1: the email as given), to recognize the users it imported", () => {
+    // The fingerprint 0.2.0 gave this draft: the v1 rule must never change.
+    expect(importFingerprint(draft, "acme", "v1")).toBe("v1.YuaM-JwlSJ5zFv0K2Ar7BaiBKwqTJWMK3YXUa8JZhF4");
+    expect(importFingerprint({ ...draft, email: { ...draft.email, address: "ANN@acme.test" } }, "acme", "v1")).not.toBe(importFingerprint(draft, "acme", "v1"));
+  });
+
+  it("gives a row's fingerprint by rule, reusing the one its decision made and making another only when asked", () => {
+    const fingerprints = fingerprintsOf(draft, "acme", "v2.made-by-the-decision");
+    expect(fingerprints("v2")).toBe("v2.made-by-the-decision");
+    expect(fingerprints("v1")).toBe("v1.YuaM-JwlSJ5zFv0K2Ar7BaiBKwqTJWMK3YXUa8JZhF4");
+    expect(fingerprintsOf(draft, "acme")("v2")).toBe(importFingerprint(draft, "acme"));
   });
 
   it("is folded from the added event, and absent from users whose added event has none (created, or imported before it existed)", () => {

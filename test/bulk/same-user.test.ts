@@ -3,11 +3,17 @@
 // username or an identity-provider account is a conflict (code 6) naming the field and the holder.
 import { describe, expect, it } from "vitest";
 import { alreadyExists, internal, unavailable } from "../../src/core/errors/user-errors.js";
+import { judge } from "../../src/core/bulk/same-user.js";
+import type { FingerprintRule } from "../../src/core/users/import-fingerprint.js";
 import { createHumanUser, importHumanUsers, StorageUnavailableError, type BulkImportOutcome } from "../../src/index.js";
 import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
 
 const ann = userRequest("ann", { email: "ann@acme.test" });
 const otherAnn = userRequest("ann", { email: "other@acme.test" });
+// The same people with their email in another case; straße and STRASSE are one under full case folding.
+const annShouting = userRequest("ann", { email: "ANN@Acme.TEST" });
+const strasse = userRequest("strasse", { email: "straße@acme.test" });
+const strasseShouting = userRequest("strasse", { email: "STRASSE@acme.test" });
 
 function withIdp(request: Record<string, unknown>, externalUserId: string): Record<string, unknown> {
   return { ...request, idps: [{ configId: "idp-global", externalUserId }] };
@@ -55,6 +61,34 @@ describe("importHumanUsers: the same user or a conflict", () => {
       { index: 2, alreadyThere: { earlierIndex: 0 } },
     ]);
     expect(claimedUsernames(ports.storage.claims())).toEqual(["ann", "bob"]);
+  });
+
+  it("answers the same person with the email in another case as one user in one source, a different email still a conflict", async () => {
+    const ports = bulkPorts();
+    const kim = userRequest("kim", { email: "kim@acme.test" });
+    // Default case folding, not the Turkic one: the dotless ı makes another address.
+    const otherKim = userRequest("kim", { email: "KıM@acme.test" });
+    expect(await collect(importHumanUsers(ports, [ann, strasse, annShouting, strasseShouting, kim, otherKim], adminInAcme, { batchSize: 3 }))).toEqual([
+      { index: 0, ok: importedBody() },
+      { index: 1, ok: importedBody() },
+      { index: 2, alreadyThere: { earlierIndex: 0 } },
+      { index: 3, alreadyThere: { earlierIndex: 1 } },
+      { index: 4, ok: importedBody() },
+      { index: 5, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 4 } },
+    ]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["ann", "kim", "strasse"]);
+  });
+
+  it("counts a row whose email differs from the stored user's only in case as already there when the import runs again", async () => {
+    const ports = bulkPorts();
+    const ids = importedIds(await collect(importHumanUsers(ports, [annShouting, strasse], adminInAcme)));
+    const before = ports.storage.snapshot();
+    expect(await collect(importHumanUsers(ports, [strasseShouting, ann, otherAnn], adminInAcme))).toEqual([
+      { index: 0, alreadyThere: { userId: ids[1] } },
+      { index: 1, alreadyThere: { userId: ids[0] } },
+      { index: 2, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: ids[0] } },
+    ]);
+    expect(ports.storage.snapshot()).toEqual(before);
   });
 
   it("counts every row of a finished import as already there when it runs again, and writes nothing", async () => {
@@ -215,6 +249,14 @@ describe("importHumanUsers: the same user as an earlier row that was not importe
       { index: 1, alreadyThere: { earlierIndex: 0 } },
     ]);
   });
+
+  it("counts a row as already there when another import wrote the same person meanwhile with the email in another case", async () => {
+    const outcomes = await collect(importHumanUsers(racedStore(bulkPorts(), [annShouting]), [ann, { ...ann }], adminInAcme));
+    expect(outcomes).toEqual([
+      { index: 0, alreadyThere: { userId: "racer-1" } },
+      { index: 1, alreadyThere: { earlierIndex: 0 } },
+    ]);
+  });
 });
 
 describe("importHumanUsers: a dry run", () => {
@@ -228,5 +270,22 @@ describe("importHumanUsers: a dry run", () => {
     const real = await collect(importHumanUsers(ports, requests, adminInAcme));
     expect(dry).toEqual(real.map((outcome) => ("ok" in outcome ? { index: outcome.index, wouldImport: true } : outcome)));
     expect(dry.map((outcome) => Object.keys(outcome)[1])).toEqual(["wouldImport", "error", "alreadyThere", "alreadyThere", "error", "wouldImport"]);
+  });
+});
+
+describe("judge", () => {
+  const claim = { kind: "username", scope: "instance", key: "ann" } as const;
+  const holder = (fingerprint: string | undefined) => ({ at: { userId: "u-1" }, fingerprint });
+
+  it("compares a row with each holder under the holder's rule, making an older rule's fingerprint only for a holder that has one", () => {
+    const asked: FingerprintRule[] = [];
+    const row = (rule: FingerprintRule): string => (asked.push(rule), `${rule}.ann`);
+    expect(judge(row, [{ claim, holder: { at: { earlierIndex: 0 }, fingerprint: "v2.ann" } }])).toEqual({ kind: "already-there", holder: { earlierIndex: 0 } });
+    expect(asked).toEqual(["v2"]);
+    expect(judge(row, [{ claim, holder: holder("v1.ann") }])).toEqual({ kind: "already-there", holder: { userId: "u-1" } });
+    expect(asked).toEqual(["v2", "v1"]);
+    for (const other of ["v1.bob", "v2.bob", "v9.ann", "ann", undefined]) {
+      expect(judge(row, [{ claim, holder: holder(other) }])).toEqual({ kind: "conflict", claim, holder: { userId: "u-1" } });
+    }
   });
 });

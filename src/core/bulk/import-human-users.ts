@@ -15,10 +15,10 @@ import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolv
 import type { ImportHumanUserResponse } from "../responses.js";
 import { idpAccountKey } from "../rules/idp-account.js";
 import { foldUser } from "../users/fold-user.js";
-import { importFingerprint } from "../users/import-fingerprint.js";
+import { fingerprintsOf } from "../users/import-fingerprint.js";
 import type { BulkImportOutcome } from "./bulk-outcome.js";
 import { bulkLookups } from "./bulk-lookups.js";
-import { judge, SourceClaims, storedHolder, type Clash, type Holder, type Verdict } from "./same-user.js";
+import { judge, SourceClaims, storedHolder, type Clash, type Holder, type RowFingerprint, type Verdict } from "./same-user.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
 
 export type { BulkImportOutcome, ImportConflict, ImportHolder } from "./bulk-outcome.js";
@@ -64,7 +64,7 @@ interface ReadyUser {
   readonly prepared: PreparedCommand<UserDraft, ImportHumanUserResponse>;
   /** The username and identity-provider accounts it wants (its generated user id is not compared). */
   readonly claims: readonly UniqueClaim[];
-  readonly fingerprint: string;
+  readonly fingerprint: RowFingerprint;
   readonly decided: Result<Decided<ImportHumanUserResponse>, ErrorBody>;
 }
 
@@ -174,9 +174,10 @@ async function prepareItem(run: Run, request: unknown): Promise<Prepared> {
   const claims = [usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
   let decided = await decideCommand(run.ports, prepared.value, 1);
   if (decided.isOk() && decided.value.append === undefined) decided = err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
-  // The decision's added event carries the fingerprint already: a digest per row, not two.
+  // The decision's added event carries the fingerprint already: a digest per row, not two (and
+  // 0.2.0's rule only for a row that meets a holder with such a fingerprint).
   const added = decided.isOk() ? decided.value.append?.events[0]?.payload["importFingerprint"] : undefined;
-  const fingerprint = typeof added === "string" ? added : importFingerprint(draft, organization.id);
+  const fingerprint = fingerprintsOf(draft, organization.id, typeof added === "string" ? added : undefined);
   return ok({ prepared: prepared.value, claims, fingerprint, decided });
 }
 

@@ -5,6 +5,7 @@ import { claimKey } from "../claims.js";
 import { callPort } from "../commands/port-call.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { foldUser } from "../users/fold-user.js";
+import { CURRENT_RULE, ruleOf, type FingerprintRule } from "../users/import-fingerprint.js";
 import type { ImportHolder } from "./bulk-outcome.js";
 
 /** Who holds a claim, and the fingerprint it was imported with (undefined: not imported). */
@@ -24,27 +25,38 @@ export type Verdict =
   | { readonly kind: "already-there"; readonly holder: ImportHolder }
   | { readonly kind: "conflict"; readonly claim: UniqueClaim; readonly holder: ImportHolder };
 
+/** A row's import fingerprint under a rule (see `fingerprintsOf`): a holder is compared under its own. */
+export type RowFingerprint = (rule: FingerprintRule) => string;
+
+/** Whether the holder was imported from the row's request: its fingerprint equals the row's under the rule it was made with. */
+function importedAs(row: RowFingerprint, held: string | undefined): boolean {
+  const rule = held === undefined ? undefined : ruleOf(held);
+  return rule !== undefined && row(rule) === held;
+}
+
 function sameHolder(a: ImportHolder, b: ImportHolder): boolean {
   return "userId" in a ? "userId" in b && a.userId === b.userId : "earlierIndex" in b && a.earlierIndex === b.earlierIndex;
 }
 
 /**
  * A row whose claims nobody holds is new. It is already there when one holder holds every claim
- * it clashes on and was imported with the row's fingerprint; otherwise it is a conflict, named
+ * it clashes on and was imported with the row's fingerprint (under the holder's rule, so that
+ * users imported by 0.2.0 are still recognized); otherwise it is a conflict, named
  * after the first clash that is not that same user.
  */
-export function judge(fingerprint: string, clashes: readonly Clash[]): Verdict {
+export function judge(row: RowFingerprint, clashes: readonly Clash[]): Verdict {
   const [first] = clashes;
   if (first === undefined) return { kind: "new" };
-  const differing = clashes.find((clash) => clash.holder.fingerprint !== fingerprint || !sameHolder(clash.holder.at, first.holder.at));
+  const differing = clashes.find((clash) => !importedAs(row, clash.holder.fingerprint) || !sameHolder(clash.holder.at, first.holder.at));
   if (differing === undefined) return { kind: "already-there", holder: first.holder.at };
   return { kind: "conflict", claim: differing.claim, holder: differing.holder.at };
 }
 
 /**
  * The claims of the rows of one import that are to be written, by claim key, with the row's index
- * and fingerprint: how a row is compared with the earlier rows of its own source, whether they are
- * written yet or not (a dry run writes none). About 370 bytes per such row (measured, 200,000 rows).
+ * and fingerprint (the current rule's: rows of one source are compared by it): how a row is
+ * compared with the earlier rows of its own source, whether they are written yet or not (a dry run
+ * writes none). About 370 bytes per such row (measured, 200,000 rows).
  */
 export class SourceClaims {
   readonly #rows = new Map<string, Holder>();
@@ -53,8 +65,8 @@ export class SourceClaims {
     return this.#rows.get(claimKey(claim));
   }
 
-  add(claims: readonly UniqueClaim[], index: number, fingerprint: string): void {
-    const holder: Holder = { at: { earlierIndex: index }, fingerprint };
+  add(claims: readonly UniqueClaim[], index: number, row: RowFingerprint): void {
+    const holder: Holder = { at: { earlierIndex: index }, fingerprint: row(CURRENT_RULE) };
     for (const claim of claims) this.#rows.set(claimKey(claim), holder);
   }
 }
