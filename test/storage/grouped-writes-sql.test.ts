@@ -7,7 +7,6 @@ import { pgliteStore, migratePglite, type PgliteLike } from "../../src/adapters/
 import { migrate, postgresStore, type SqlStore } from "../../src/adapters/postgres/index.js";
 import type { PgPoolLike, PgQuery } from "../../src/adapters/postgres/pg-like.js";
 import * as sql from "../../src/adapters/postgres/statements.js";
-import { copyClaimsSql, copyEventsSql, copyListingsSql, copyNotificationsSql } from "../../src/adapters/postgres/new-users-copy.js";
 import { StorageUnavailableError, type AppendOutcome, type UserAppend } from "../../src/ports/storage.js";
 import { newUserAppend } from "../../src/testing/index.js";
 import { at, usernameClaim } from "../../src/testing/storage-fixtures.js";
@@ -31,10 +30,6 @@ const names = new Map<string, string>([
   [sql.newUsersAppendWithReportsSql, "with reports"],
   [sql.newUsersAppendWithNotificationsAndReportsSql, "with reports"],
   [sql.deliveredSql, "report"],
-  [copyClaimsSql, "copy claims"],
-  [copyEventsSql, "copy events"],
-  [copyListingsSql, "copy listings"],
-  [copyNotificationsSql, "copy notifications"],
 ]);
 
 interface Subject {
@@ -373,47 +368,20 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(await stateOf(target, id)).toEqual(["pending", expect.any(String), undefined]);
   });
 
-  it("writes a batch of new users nobody holds claims of at once (COPY on pg, else one plain statement), and a refused one the careful way", async () => {
+  it("writes a batch of new users nobody holds claims of as one plain statement, and a refused one the careful way", async () => {
     const target = await opened(1);
     const batch = [newUserAppend("b1", { notifications: 1 }), newUserAppend("b2")];
     expect(await target.store.userLog.appendNewUsers(batch)).toEqual([{ ok: true }, { ok: true }]);
-    const atOnce = url === undefined ? ["group"] : ["copy claims", "copy events", "copy listings", "copy notifications"];
-    expect(target.watch.sent.filter((name) => name !== "other")).toEqual(atOnce);
+    expect(target.watch.sent).toEqual(["group"]);
     target.watch.sent.length = 0;
     const clashing = [newUserAppend("c1", { claims: [usernameClaim("same")] }), newUserAppend("c2", { claims: [usernameClaim("same")] }), newUserAppend("c3")];
     expect(await target.store.userLog.appendNewUsers(clashing)).toEqual([{ ok: true }, { ok: false, reason: "claim-held", conflict: usernameClaim("same") }, { ok: true }]);
-    // Refused as a whole (two writes wanting one name: the claims' COPY, or the plain statement), then the transaction answered each.
-    expect(target.watch.sent.filter((name) => name === atOnce[0])).toEqual([atOnce[0]]);
-    expect(target.watch.sent).not.toContain("copy events");
+    // The plain statement was refused as a whole (two writes wanting one name), then the transaction answered each.
+    expect(target.watch.sent.filter((name) => name === "group")).toEqual(["group"]);
     const { listings, notifications } = await contents(target);
     expect((listings as { user_id: string }[]).map((row) => row.user_id)).toEqual(["b1", "b2", "c1", "c3"]);
     const writtenAppends = [...batch, ...clashing].filter((append) => append.userId !== "c2");
     expect(notifications.map((record) => record.id).sort()).toEqual(writtenAppends.flatMap((append) => append.notifications.map((notification) => notification.id)).sort());
-  });
-
-  it("writes a batch exactly as the same writes one by one, texts with tabs, newlines, backslashes and \\N included", async () => {
-    // Each text COPY's format gives a meaning to: a tab or newline ends a value or a row, a backslash escapes, \N is null.
-    const texts = ["tab\there", "line\nbreak", "carriage\rreturn", "back\\slash", "\\N", "\\.", "\"quoted\", 'single'", "astral 𝒜😀", "ends with \\"];
-    const batch = texts.map((text, index) => {
-      const append = newUserAppend(`x${index}`, { claims: [usernameClaim(text)], notifications: index % 3 });
-      const withPhone = index % 2 === 0 ? { phone: `+4179${index}000000`, passwordChangedAt: at(index).toISOString() } : {};
-      return {
-        ...append,
-        ...(index % 2 === 0 ? { leaseNotificationsUntil: at(60_000) } : {}),
-        events: append.events.map((event) => ({ ...event, payload: { ...event.payload, text, nested: { text: [text, { deeper: text }] } } })),
-        notifications: append.notifications.map((notification) => ({ ...notification, displayName: text, username: text, link: `https://acme.example/?t=${encodeURIComponent(text)}` })),
-        listing: { ...append.listing, username: text, givenName: text, familyName: text, nickName: text, displayName: text, usernameFolded: text, displayNameFolded: text, ...withPhone },
-      };
-    });
-    const together = await opened(1);
-    expect(await together.store.userLog.appendNewUsers(batch)).toEqual(batch.map(() => ({ ok: true })));
-    const written = await contents(together);
-    await open.splice(0)[0]?.close();
-    const alone = await opened(Infinity);
-    // One by one, a leased write answers its leased notifications too.
-    for (const append of batch) expect((await alone.store.userLog.append(append)).ok).toBe(true);
-    expect(written.listings).toHaveLength(texts.length);
-    expect(written).toEqual(await contents(alone));
   });
 
   it("refuses a maxWritesInFlight that is not a whole number of at least 1, or Infinity", () => {

@@ -11,7 +11,6 @@ import { contractIdentityProviders, contractOrganizations, newUserAppend } from 
 import { usernameClaim } from "../../src/testing/storage-fixtures.js";
 import { statementName } from "../../src/adapters/postgres/statement-name.js";
 import * as statements from "../../src/adapters/postgres/statements.js";
-import { copyEventsSql } from "../../src/adapters/postgres/new-users-copy.js";
 import { testKeys } from "../operations/support/ports.js";
 import { findPostgres, postgresSubject, schemaPool } from "./databases.js";
 
@@ -250,10 +249,11 @@ describe.skipIf(url === undefined)(`a connection killed in the middle of a write
     });
   }
 
-  it("a batch killed between its COPYs (the claims sent, the events not): rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
+  it("a batch killed as its statement goes: rejects as unavailable, leaves nothing behind, and the next batch succeeds", async () => {
     const subject = await postgresSubject(server, "kill", seed);
     try {
-      const killing = killingPool(subject.schema.pool, admin, (text) => text === copyEventsSql);
+      const groupStatements = new Set([statements.newUsersAppendSql, statements.newUsersAppendWithNotificationsSql]);
+      const killing = killingPool(subject.schema.pool, admin, (text) => groupStatements.has(text));
       const store = postgresStore({ pool: killing });
       const writes = [newUserAppend("victim1"), newUserAppend("victim2")];
       const outcome = await store.userLog.appendNewUsers(writes).then(() => "resolved", (error: unknown) => error);

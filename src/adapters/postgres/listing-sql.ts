@@ -51,7 +51,7 @@ export function listingPlaceholders(first: number): string {
   return COLUMNS.map((_, index) => `$${first + index}`).join(", ");
 }
 
-export function listingParams(listing: UserListing): (string | number | boolean | null)[] {
+export function listingParams(listing: UserListing): unknown[] {
   return COLUMNS.map(([, member]) => listing[member] ?? null);
 }
 

@@ -1,4 +1,3 @@
-import type { CopyFromStdin } from "./copy-from-stdin.js";
 import type { PgClientLike, PgPoolLike, PgQuery, PgResult } from "./pg-like.js";
 import { DatabaseTimeoutError, withinLimit } from "./time-limit.js";
 import type { ResolvedTimeouts } from "./timeout-options.js";
@@ -15,8 +14,6 @@ export interface PooledConnection {
    * so that a transaction that ran out of time can never be committed.
    */
   run(query: PgQuery): Promise<PgResult>;
-  /** Sends rows through one `COPY ... FROM STDIN`, bounded and failing as `run` does. */
-  copy(copyFrom: CopyFromStdin, statement: string, rows: string): Promise<void>;
   /** Gives the connection back to the pool; destroys it instead after a timeout or when given a reason. */
   release(destroyBecause?: Error): void;
 }
@@ -33,19 +30,17 @@ export async function checkOut(pool: PgPoolLike, timeouts: ResolvedTimeouts): Pr
   const client: PgClientLike = await withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
   client.on?.("error", ignoreClientError);
   let stuck: DatabaseTimeoutError | undefined;
-  async function bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (stuck !== undefined) throw stuck;
-    try {
-      // A late answer is dropped: the caller has been told, and `release` destroys the connection.
-      return await withinLimit(work(), timeouts.statementTimeoutMs, "answer");
-    } catch (error) {
-      if (error instanceof DatabaseTimeoutError) stuck = error;
-      throw error;
-    }
-  }
   return {
-    run: (query) => bounded(() => client.query(query)),
-    copy: (copyFrom, statement, rows) => bounded(() => copyFrom(client, statement, rows)),
+    async run(query) {
+      if (stuck !== undefined) throw stuck;
+      try {
+        // A late answer is dropped: the caller has been told, and `release` destroys the connection.
+        return await withinLimit(client.query(query), timeouts.statementTimeoutMs, "answer");
+      } catch (error) {
+        if (error instanceof DatabaseTimeoutError) stuck = error;
+        throw error;
+      }
+    },
     release(destroyBecause) {
       client.removeListener?.("error", ignoreClientError);
       // `pg` ends a connection released with an error; one with a statement still running it closes at once.

@@ -1,10 +1,8 @@
 import { isConnectionFailure, withStorageErrors } from "./connection-failure.js";
-import { copyFromStdin } from "./copy-from-stdin.js";
 import { hostTransactionStore, type HostTransactionStore } from "./held-transaction.js";
 import { runMigrations, type MigrationReport } from "./migrate.js";
 import type { PgPoolLike, PgQuery, PgQueryable } from "./pg-like.js";
 import { checkOut, type PooledConnection } from "./pooled-connection.js";
-import type { CopyIn } from "./new-users-copy.js";
 import type { SqlDatabase, SqlSession, SqlTransaction } from "./sql-database.js";
 import { sqlStore, type SqlStore, type SqlStoreOptions } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
@@ -65,18 +63,23 @@ async function rolledBack(connection: PooledConnection, ended: boolean): Promise
   );
 }
 
-/**
- * One transaction on one pooled connection; a connection that failed is destroyed, not returned to
- * the pool. `body` calls `end` when it has ended the transaction itself.
- */
-async function onTransaction<T>(pool: PgPoolLike, timeouts: ResolvedTimeouts, body: (connection: PooledConnection, end: () => void) => Promise<T>): Promise<T> {
+/** One transaction on one pooled connection; a connection that failed is destroyed, not returned to the pool. */
+async function inTransaction<T>(pool: PgPoolLike, timeouts: ResolvedTimeouts, makeQuery: QueryMaker, body: (tx: SqlTransaction) => Promise<T>): Promise<T> {
   const connection = await checkOut(pool, timeouts);
   let ended = false;
+  const tx: SqlTransaction = {
+    query: (text, params) => connection.run(makeQuery(text, params)),
+    exec: async (script) => {
+      await connection.run({ text: script });
+    },
+    rollback: async () => {
+      ended = true;
+      await connection.run({ text: "ROLLBACK" });
+    },
+  };
   try {
     await connection.run({ text: "BEGIN" });
-    const value = await body(connection, () => {
-      ended = true;
-    });
+    const value = await body(tx);
     // After a timeout `run` sends nothing more: a transaction that ran out of time never commits.
     if (!ended) await connection.run({ text: "COMMIT" });
     connection.release();
@@ -85,31 +88,6 @@ async function onTransaction<T>(pool: PgPoolLike, timeouts: ResolvedTimeouts, bo
     connection.release((await rolledBack(connection, ended)) ? undefined : asError(error));
     throw error;
   }
-}
-
-function inTransaction<T>(pool: PgPoolLike, timeouts: ResolvedTimeouts, makeQuery: QueryMaker, body: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-  return onTransaction(pool, timeouts, (connection, end) =>
-    body({
-      query: (text, params) => connection.run(makeQuery(text, params)),
-      exec: async (script) => {
-        await connection.run({ text: script });
-      },
-      rollback: async () => {
-        end();
-        await connection.run({ text: "ROLLBACK" });
-      },
-    }),
-  );
-}
-
-/** The COPYs in one transaction; false, with nothing sent, without pg-copy-streams. */
-async function copiesInTransaction(pool: PgPoolLike, timeouts: ResolvedTimeouts, copies: readonly CopyIn[]): Promise<boolean> {
-  const copyFrom = await copyFromStdin();
-  if (copyFrom === undefined) return false;
-  await onTransaction(pool, timeouts, async (connection) => {
-    for (const { statement, rows } of copies) await connection.copy(copyFrom, statement, rows);
-  });
-  return true;
 }
 
 /** The pool as the shared SQL store sees it; every connection failure or timeout becomes a `StorageUnavailableError`. */
@@ -121,7 +99,6 @@ function poolDatabase(pool: PgPoolLike, prepared: boolean, timeouts: ResolvedTim
       await withStorageErrors(() => onOneConnection(pool, timeouts, { text: script }));
     },
     transaction: (body) => withStorageErrors(() => inTransaction(pool, timeouts, makeQuery, body)),
-    copyInOneTransaction: (copies) => withStorageErrors(() => copiesInTransaction(pool, timeouts, copies)),
   };
 }
 

@@ -1,5 +1,3 @@
-import type { CopyIn } from "./new-users-copy.js";
-
 /**
  * The little the SQL store needs from a PostgreSQL driver, so that `pg` and PGlite share one
  * implementation. Rows come back untyped: the store maps them (see rows.ts).
@@ -25,12 +23,6 @@ export interface SqlDatabase extends SqlSession {
    * host's transaction. Absent, each statement is a transaction of its own and needs nothing more.
    */
   readonly savepoint?: <T>(work: (tx: SqlTransaction) => Promise<T>) => Promise<T>;
-  /**
-   * Present when the driver may stream `COPY ... FROM STDIN` (`pg`, with pg-copy-streams): runs the
-   * COPYs in order in one transaction of its own, all or nothing, and resolves true. Resolves false,
-   * having sent nothing, when it cannot after all (the package is not installed).
-   */
-  readonly copyInOneTransaction?: (copies: readonly CopyIn[]) => Promise<boolean>;
 }
 
 /** One statement that may fail by design: alone, or under the host transaction's savepoint. */

@@ -13,7 +13,6 @@ import {
   type UserLog,
 } from "../../ports/storage.js";
 import { appendBatch, ownWrites, tagged } from "./batch-write.js";
-import { newUsersCopies } from "./new-users-copy.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { carrying, deliveryReports, type Riders } from "./delivery-reports.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
@@ -271,11 +270,8 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
   async function appendNewUsersAtOnce(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]> {
     if (ownWrites(appends)) {
       try {
-        const copied = db.copyInOneTransaction !== undefined && (await db.copyInOneTransaction(newUsersCopies(appends)));
-        if (!copied) {
-          const { text, params } = newUsersStatement(appends, undefined);
-          await db.query(text, params);
-        }
+        const { text, params } = newUsersStatement(appends, undefined);
+        await db.query(text, params);
         return appends.map(() => ({ ok: true }));
       } catch (error) {
         if (!isGroupRefusal(error)) throw error;
