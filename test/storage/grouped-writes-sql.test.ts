@@ -384,6 +384,30 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect(notifications.map((record) => record.id).sort()).toEqual(writtenAppends.flatMap((append) => append.notifications.map((notification) => notification.id)).sort());
   });
 
+  it("writes a batch of new users exactly as the same writes one by one, texts with tabs, newlines, backslashes, quotes and astral characters included", async () => {
+    const texts = ["tab\there", "line\nbreak", "carriage\rreturn", "back\\slash", "\\N", "\\u0041", "\"quoted\", 'single'", "astral 𝒜😀", "ends with \\"];
+    const batch = texts.map((text, index) => {
+      const append = newUserAppend(`x${index}`, { claims: [usernameClaim(text)], notifications: index % 3 });
+      const withPhone = index % 2 === 0 ? { phone: `+4179${index}000000`, passwordChangedAt: at(index).toISOString() } : {};
+      return {
+        ...append,
+        ...(index % 2 === 0 ? { leaseNotificationsUntil: at(60_000) } : {}),
+        events: append.events.map((event) => ({ ...event, payload: { ...event.payload, text, nested: { text: [text, { deeper: text }] } } })),
+        notifications: append.notifications.map((notification) => ({ ...notification, displayName: text, username: text, link: `https://acme.example/?t=${encodeURIComponent(text)}` })),
+        listing: { ...append.listing, username: text, givenName: text, familyName: text, nickName: text, displayName: text, usernameFolded: text, displayNameFolded: text, ...withPhone },
+      };
+    });
+    const together = await opened(1);
+    expect(await together.store.userLog.appendNewUsers(batch)).toEqual(batch.map(() => ({ ok: true })));
+    const written = await contents(together);
+    await open.splice(0)[0]?.close();
+    const alone = await opened(Infinity);
+    // One by one, a leased write answers its leased notifications too.
+    for (const append of batch) expect((await alone.store.userLog.append(append)).ok).toBe(true);
+    expect(written.listings).toHaveLength(texts.length);
+    expect(written).toEqual(await contents(alone));
+  });
+
   it("refuses a maxWritesInFlight that is not a whole number of at least 1, or Infinity", () => {
     const db = { query: () => Promise.reject(new Error("unused")), exec: () => Promise.reject(new Error("unused")), transaction: () => Promise.reject(new Error("unused")) };
     for (const bad of [0, -1, 1.5, Number.NaN]) {
