@@ -114,6 +114,27 @@ describe.skipIf(url === undefined)(`without prepared statements (for transaction
   });
 });
 
+describe.skipIf(url === undefined)(`an organization id no database can hold${needsServer}`, () => {
+  it("answers as for an organization that does not exist (7, or 5 to an instance admin), never 13: the database is not asked", async () => {
+    const subject = await postgresSubject(url ?? "", "badorg", seed);
+    try {
+      const ports = { storage: subject.store, mailer: memoryMailer(), clock: systemClock, keys: testKeys };
+      const request = { profile: { givenName: "Ann", familyName: "Lee" }, email: { email: "ann@acme.example" } };
+      const answers: unknown[] = [];
+      for (const orgId of ["org-a\u0000x", "\ud800"]) {
+        for (const requester of [{ userId: "member", orgId: "org-a" }, { userId: "admin", orgId: "org-a", instanceAdmin: true }]) {
+          const result = await createHumanUser(ports, request, { requester, orgId });
+          answers.push(result.isErr() ? result.error.code : "ok");
+        }
+      }
+      expect(answers).toEqual([7, 5, 7, 5]);
+      expect(await subject.store.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    } finally {
+      await subject.close?.();
+    }
+  });
+});
+
 describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () => {
   const server = url ?? "";
 

@@ -4,6 +4,7 @@ import type { Organization } from "../../ports/directory.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { organizationNotFound, permissionDenied } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
+import { unstorableTextProblem } from "../rules/storable-text.js";
 import { callPort } from "./port-call.js";
 
 /** Where the user is to be created, as the request and context name it. */
@@ -21,9 +22,15 @@ export async function authorizeTarget(
   permission: Permission,
 ): Promise<Result<Organization, ErrorBody>> {
   const { directory, authorizer, logger } = ports;
-  const found = await callPort("storage lookup of the organization", logger, () =>
-    "orgId" in target ? directory.findOrganization(target.orgId) : directory.findOrganizationByDomain(target.orgDomain),
-  );
+  const name = "orgId" in target ? target.orgId : target.orgDomain;
+  // An id no store can hold (a NUL, say, from a header) names no organization; a database would
+  // refuse the lookup itself, which would answer 13 for bad input.
+  const found =
+    unstorableTextProblem(name) !== undefined
+      ? ok(undefined)
+      : await callPort("storage lookup of the organization", logger, () =>
+          "orgId" in target ? directory.findOrganization(target.orgId) : directory.findOrganizationByDomain(target.orgDomain),
+        );
   if (found.isErr()) return err(found.error);
   const organization = found.value;
   const allowed = await callPort("authorizer", logger, () =>
