@@ -159,7 +159,8 @@ async function checkBeforeStart(command: ImportCommand): Promise<number> {
   const { size } = await stat(command.file);
   await refuseSharedPaths(command);
   await checkReportPath(command.reportPath);
-  if (!command.dryRun) await checkLinksPath(command.linksPath);
+  // In a dry run too: the check writes nothing, and the dry run must stop where the real run would.
+  await checkLinksPath(command.linksPath);
   await checkHeader(command.file, command.format);
   return size;
 }

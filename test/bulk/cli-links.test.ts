@@ -127,15 +127,18 @@ describe(`human-users import with passwordless links on ${postgresUrl === undefi
     }
   }, 60_000);
 
-  it("refuses to start when the links file could not be written, before importing anyone", async () => {
+  it("refuses to start when the links file could not be written, before importing anyone, in a dry run as in the real run", async () => {
     const path = file("unwritable.jsonl", [passwordless("hal")]);
     const folder = `${path}.links.jsonl`;
     mkdirSync(folder);
     const database = await cliDatabase("badlinks");
     try {
-      const io = captured(appKeys);
-      expect(await runImport(command(path, database.target), io)).toEqual({ exitCode: 2 });
-      expect(io.err.join("")).toBe(`human-users import: the links file ${folder} is not a file\n`);
+      // A dry run refuses it too: it must predict the real run, and the check writes nothing.
+      for (const dryRun of [true, false]) {
+        const io = captured(appKeys);
+        expect(await runImport({ ...command(path, database.target), dryRun }, io)).toEqual({ exitCode: 2 });
+        expect(io.err.join("")).toBe(`human-users import: the links file ${folder} is not a file\n`);
+      }
       // Refused before the database was touched: not even migrated.
       await expect(database.rowCounts()).rejects.toThrow(/human_users_events" does not exist/);
     } finally {
