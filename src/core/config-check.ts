@@ -138,7 +138,7 @@ function checkCodes(problems: Problems, value: unknown): void {
 }
 
 /** Whether links can start with `origin`: an absolute http(s) URL, nothing after its path. */
-function isLinkOrigin(origin: unknown): boolean {
+export function isLinkOrigin(origin: unknown): boolean {
   if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return false;
   try {
     const url = new URL(origin);

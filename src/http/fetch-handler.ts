@@ -9,7 +9,7 @@ import { markUnrouted } from "./unrouted.js";
  * `{userId}` taken from the path) and the Connect protocol (unary, JSON) on its RPC paths, under
  * `basePath`, and `GET {basePath}/healthz`. Uses only the Fetch API, so it runs on any runtime that
  * has it. The handler never rejects: every failure is an error response. Creating it throws a
- * RangeError only for a `maxBodyBytes` that is not a whole number of bytes or a malformed `basePath`.
+ * RangeError only for a `maxBodyBytes` that is not a whole number of bytes, a malformed `basePath`, or an `origin` links cannot start with.
  */
 export function createFetchHandler(ports: Ports, options: FetchHandlerOptions): FetchHandler {
   const dispatch = createDispatcher(ports, options);

@@ -10,7 +10,7 @@ export type Authenticate<R = Request> = (request: R) => Requester | undefined | 
 /** The options every front end takes; only the request `authenticate` is given differs. */
 export interface HandlerOptions<R> {
   readonly authenticate: Authenticate<R>;
-  /** Public base URL for links in responses; default: the configuration's `origin`. Never taken from the request's Host. Checked as `config.origin` is: a bad one answers 9. */
+  /** Public base URL for links in responses; default: the configuration's `origin`. Never taken from the request's Host. Checked as `config.origin` is: creating a handler with a bad one throws a RangeError. */
   readonly origin?: string;
   /** Largest request body read, in bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;

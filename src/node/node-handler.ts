@@ -31,7 +31,7 @@ class NodeRequestParts implements HttpRequestParts<IncomingMessage> {
  * Serves the same routes as `createFetchHandler`, with the same options and limits, on node:http's
  * IncomingMessage and ServerResponse directly: no Fetch Request or Response is built. Works as a
  * node:http listener and as Express or Fastify (middie) middleware. Creating it throws a RangeError
- * for a `maxBodyBytes` or `basePath` that cannot work.
+ * for a `maxBodyBytes`, `basePath` or `origin` that cannot work.
  */
 export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): NodeHandler {
   const dispatch = createDispatcher(ports, options);

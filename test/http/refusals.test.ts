@@ -262,4 +262,19 @@ describe("options", () => {
     });
     expect(attempts).toEqual(Array(3).fill("maxBodyBytes must be a whole number of bytes, 0 or more"));
   });
+
+  it("refuses an origin links cannot start with when the handler is created, and takes one they can", () => {
+    const { ports } = tripwirePorts();
+    const attempt = (origin: string) => {
+      try {
+        createFetchHandler(ports, { authenticate: () => ADMIN, origin });
+        return "created";
+      } catch (error) {
+        return error instanceof RangeError ? error.message : "other error";
+      }
+    };
+    const bad = ["javascript:alert(1)", "not a url", "", "ftp://x.example", "https://x.example/?q=1", "https://x.example/#f"];
+    expect(bad.map(attempt)).toEqual(bad.map((origin) => `origin must be an absolute http or https URL without query or fragment; got ${JSON.stringify(origin)}`));
+    expect(["https://id.acme.test", "https://id.acme.test/base/", "http://[::1]:8080"].map(attempt)).toEqual(["created", "created", "created"]);
+  });
 });
