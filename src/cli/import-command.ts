@@ -11,9 +11,9 @@ import { commandKeys, type Environment } from "./keys.js";
 import { SetupError, type StoreTarget } from "./open-storage.js";
 import { prepareDryRunStore, prepareStore, type PreparedStore } from "./prepared-store.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
-import { checkReportPath, existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
-import { checkLinksPath, linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
-import { refuseSharedPaths } from "./output-paths.js";
+import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
+import { linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
+import { refuseSharedPaths, refuseUnwritable } from "./output-paths.js";
 import { checkHeader, InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
 export interface ImportCommand {
@@ -158,9 +158,9 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
 async function checkBeforeStart(command: ImportCommand): Promise<number> {
   const { size } = await stat(command.file);
   await refuseSharedPaths(command);
-  await checkReportPath(command.reportPath);
+  await refuseUnwritable(command.reportPath, "the report file", "replaced");
   // In a dry run too: the check writes nothing, and the dry run must stop where the real run would.
-  await checkLinksPath(command.linksPath);
+  await refuseUnwritable(command.linksPath, "the links file", "appended");
   await checkHeader(command.file, command.format);
   return size;
 }

@@ -1,7 +1,5 @@
-import { constants, createWriteStream, type WriteStream } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { dirname } from "node:path";
 import type { ImportHumanUserResponse } from "../core/responses.js";
 import type { Row } from "./rows.js";
 
@@ -28,20 +26,6 @@ export function linkEntry(line: number, answer: ImportHumanUserResponse): LinkEn
   const seconds = Number.parseInt(registration.lifetime, 10);
   const created = Date.parse(answer.details.creationDate);
   return { line, userId: answer.userId, link: registration.link, lifetime: registration.lifetime, expiresAt: new Date(created + seconds * 1000).toISOString() };
-}
-
-/**
- * Refuses, before anything is imported, a links path that could not be written: a link made for
- * an imported user and then lost would leave that user without it.
- */
-export async function checkLinksPath(path: string): Promise<void> {
-  const found = await stat(path).catch(() => undefined);
-  if (found !== undefined && !found.isFile()) throw new Error(`the links file ${path} is not a file`);
-  try {
-    await access(found === undefined ? dirname(path) : path, constants.W_OK);
-  } catch {
-    throw new Error(`the links file ${path} cannot be written`);
-  }
 }
 
 /** The links file, opened with its first line: a run that makes no link leaves no file. */

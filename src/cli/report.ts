@@ -1,7 +1,6 @@
-import { constants, createWriteStream, type WriteStream } from "node:fs";
-import { access, rm, stat } from "node:fs/promises";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
 import { once } from "node:events";
-import { dirname } from "node:path";
 import type { ImportConflict, ImportHolder } from "../core/bulk/bulk-outcome.js";
 import { BAD_REQUEST_TYPE, ERROR_DETAIL_TYPE, type ErrorBody } from "../shared/error-body.js";
 
@@ -77,19 +76,6 @@ export function failedEntries(row: RowFacts, body: ErrorBody, facts: FailureFact
 export interface ReportFile {
   write(entries: readonly ReportEntry[]): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * Refuses, before anything is imported, a report path that could not be written: found only at
- * the first failed row, the rows before would be in and that row's reason lost. Creates nothing.
- */
-export async function checkReportPath(path: string): Promise<void> {
-  const found = await stat(path).catch(() => undefined);
-  if (found !== undefined && !found.isFile()) throw new Error(`the report file ${path} is not a file`);
-  // The report replaces any file at its path, so its folder must take a new file.
-  const folder = await stat(dirname(path)).catch(() => undefined);
-  const writable = folder?.isDirectory() === true && (await access(dirname(path), constants.W_OK).then(() => true, () => false));
-  if (!writable) throw new Error(`the report file ${path} cannot be written`);
 }
 
 /**

@@ -50,11 +50,16 @@ function headerColumns(record: CsvRecord): readonly CsvColumn[] {
   throw new InputError(`the CSV header names a column more than once, and one of its cells would be dropped: ${groups.join("; ")}`);
 }
 
-async function* csvRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, void, undefined> {
-  const records = csvRecords(lines);
+/** The columns of the header, read as the first of `records`. */
+async function readHeaderColumns(records: AsyncIterator<CsvRecord>): Promise<readonly CsvColumn[]> {
   const first = await records.next();
   if (first.done === true) throw new InputError(noHeaderRow);
-  const columns = headerColumns(first.value);
+  return headerColumns(first.value);
+}
+
+async function* csvRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, void, undefined> {
+  const records = csvRecords(lines);
+  const columns = await readHeaderColumns(records);
   for await (const record of records) {
     const { line, end } = record;
     if (record.problem !== undefined) yield { line, end, problem: record.problem };
@@ -72,9 +77,7 @@ export async function checkHeader(path: string, format: InputFormat): Promise<vo
   if (format !== "csv") return;
   const records = csvRecords(readLines(path));
   try {
-    const first = await records.next();
-    if (first.done === true) throw new InputError(noHeaderRow);
-    headerColumns(first.value);
+    await readHeaderColumns(records);
   } finally {
     await records.return(undefined);
   }

@@ -163,7 +163,7 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
-  it("refuses, before touching anything, a report or links path that is the input or each other, or a report that cannot be written", async () => {
+  it("refuses, before touching anything, a report or links path that is the input or each other, or that cannot be written", async () => {
     const database = await cliDatabase("paths");
     try {
       const text = `${JSON.stringify(userRequest("kept"))}\n${JSON.stringify(userRequest("kept", { lastName: " " }))}\n`;
@@ -182,6 +182,9 @@ describe(`human-users import on ${where}`, () => {
         [{ reportPath: join(scratch.path, "no-such-folder", "r.jsonl") }, `the report file ${join(scratch.path, "no-such-folder", "r.jsonl")} cannot be written`],
         [{ reportPath: join(file, "r.jsonl") }, `the report file ${join(file, "r.jsonl")} cannot be written`],
         [{ reportPath: folder, dryRun: true }, `the report file ${folder} is not a file`],
+        // A links file whose folder is a file: the check it shares with the report sees that too.
+        [{ linksPath: join(file, "l.jsonl") }, `the links file ${join(file, "l.jsonl")} cannot be written`],
+        [{ linksPath: join(scratch.path, "no-such-folder", "l.jsonl") }, `the links file ${join(scratch.path, "no-such-folder", "l.jsonl")} cannot be written`],
       ];
       for (const [overrides, message] of cases) {
         const io = captured();
