@@ -97,21 +97,27 @@ async function inspectTables(query: Query, description: string, opened: () => Op
   return { opened: opened() };
 }
 
+/** `inspectTables` on a database opened for it, closed again unless its store is handed out; `cannotRead` begins the message of any other failure. */
+async function inspectOpened(query: Query, description: string, opened: () => OpenedStore, close: () => Promise<void>, cannotRead: string): Promise<InspectedStore> {
+  try {
+    const found = await inspectTables(query, description, opened);
+    if ("noTables" in found) await close();
+    return found;
+  } catch (cause) {
+    await close().catch(() => undefined);
+    if (cause instanceof SetupError) throw cause;
+    throw new SetupError(`${cannotRead}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
 async function inspectPostgres(databaseUrl: string): Promise<InspectedStore> {
   const { default: pg } = await loadDriver("pg", () => import("pg"));
   const { postgresStore } = await import("../adapters/postgres/index.js");
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   pool.on("error", () => undefined);
   const description = describeUrl(databaseUrl);
-  try {
-    const found = await inspectTables((text) => pool.query(text), description, () => ({ store: postgresStore({ pool }), description, close: () => pool.end() }));
-    if ("noTables" in found) await pool.end();
-    return found;
-  } catch (cause) {
-    await pool.end().catch(() => undefined);
-    if (cause instanceof SetupError) throw cause;
-    throw new SetupError(`cannot read the database (${description}): ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
+  const close = () => pool.end();
+  return inspectOpened((text) => pool.query(text), description, () => ({ store: postgresStore({ pool }), description, close }), close, `cannot read the database (${description})`);
 }
 
 async function inspectPglite(dataDir: string): Promise<InspectedStore> {
@@ -121,15 +127,8 @@ async function inspectPglite(dataDir: string): Promise<InspectedStore> {
   if (!existsSync(join(dataDir, "PG_VERSION"))) return { noTables: true, description };
   const { pgliteStore } = await import("../adapters/pglite/index.js");
   const db = new PGlite(dataDir);
-  try {
-    const found = await inspectTables((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close: () => db.close() }));
-    if ("noTables" in found) await db.close();
-    return found;
-  } catch (cause) {
-    await db.close().catch(() => undefined);
-    if (cause instanceof SetupError) throw cause;
-    throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
+  const close = () => db.close();
+  return inspectOpened((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close }), close, `cannot read the PGlite database in ${dataDir}`);
 }
 
 /**

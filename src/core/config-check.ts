@@ -138,7 +138,7 @@ function checkCodes(problems: Problems, value: unknown): void {
 }
 
 /** Whether links can start with `origin`: an absolute http(s) URL, nothing after its path. */
-export function isLinkOrigin(origin: unknown): boolean {
+function isLinkOrigin(origin: unknown): boolean {
   if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return false;
   try {
     const url = new URL(origin);
@@ -148,8 +148,8 @@ export function isLinkOrigin(origin: unknown): boolean {
   }
 }
 
-/** The problem of an origin named `name` (`config.origin`, `context.origin`), or undefined when links can start with it. */
-function originProblem(origin: unknown, name: string): string | undefined {
+/** The problem of an origin named `name` (`config.origin`, `context.origin`, a handler's `origin`), or undefined when links can start with it. */
+export function originProblem(origin: unknown, name: string): string | undefined {
   return origin === undefined || isLinkOrigin(origin) ? undefined : `${name} must be an absolute http or https URL without query or fragment`;
 }
 

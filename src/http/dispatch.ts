@@ -10,7 +10,7 @@ import type { HttpAnswer, HttpRequestParts, RequestHeaders } from "./http-exchan
 import { isIdentityEncoding, isJsonContentType } from "./media-type.js";
 import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions } from "./options.js";
 import { declaredTooLarge, parseJsonBody } from "./read-json-body.js";
-import { isLinkOrigin } from "../core/config-check.js";
+import { originProblem } from "../core/config-check.js";
 import { matchRoute } from "./route-match.js";
 import { dialectForUnknownPath, type Route } from "./routes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
@@ -93,9 +93,8 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError("maxBodyBytes must be a whole number of bytes, 0 or more");
   const basePath = basePathOf(options.basePath);
   // Every request would answer 9 for it: a setting that can never work is refused at start-up.
-  if (options.origin !== undefined && !isLinkOrigin(options.origin)) {
-    throw new RangeError(`origin must be an absolute http or https URL without query or fragment; got ${JSON.stringify(options.origin)}`);
-  }
+  const originRefusal = originProblem(options.origin, "origin");
+  if (originRefusal !== undefined) throw new RangeError(`${originRefusal}; got ${JSON.stringify(options.origin)}`);
 
   async function serve(parts: HttpRequestParts<R>, path: string): Promise<HttpAnswer> {
     const { method } = parts;
