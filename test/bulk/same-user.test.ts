@@ -6,6 +6,7 @@ import { alreadyExists, internal, unavailable } from "../../src/core/errors/user
 import { judge } from "../../src/core/bulk/same-user.js";
 import type { FingerprintRule } from "../../src/core/users/import-fingerprint.js";
 import { createHumanUser, importHumanUsers, StorageUnavailableError, type BulkImportOutcome } from "../../src/index.js";
+import { fakeHasher } from "../operations/support/import-fixtures.js";
 import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
 
 const ann = userRequest("ann", { email: "ann@acme.test" });
@@ -100,6 +101,32 @@ describe("importHumanUsers: the same user or a conflict", () => {
     expect(ports.storage.snapshot()).toEqual(before);
   });
 
+  it("decides nothing for a row a stored user holds a claim of: a re-run hashes no plain password and draws no id", async () => {
+    let hashes = 0;
+    let ids = 0;
+    const ports = bulkPorts({
+      passwordHasher: { name: "fake", hash: (password) => ((hashes += 1), fakeHasher.hash(password)), isCurrent: () => true },
+      ids: { next: () => String(10n ** 17n + BigInt(++ids)) },
+    });
+    const withPlain = (request: Record<string, unknown>) => {
+      const { hashedPassword: _hash, ...rest } = request;
+      return { ...rest, password: "Correct-Horse-Battery-9" };
+    };
+    const requests = [withPlain(ann), withPlain(userRequest("bob")), withPlain(withIdp(userRequest("cy"), "cy-at-idp"))];
+    const first = await collect(importHumanUsers(ports, requests, adminInAcme));
+    expect(first).toEqual([{ index: 0, ok: importedBody() }, { index: 1, ok: importedBody() }, { index: 2, ok: importedBody("3") }]);
+    expect([hashes, ids]).toEqual([3, 3]);
+    // The second run: two rows already there, one conflict with a stored user, one new row.
+    const again = await collect(importHumanUsers(ports, [...requests.slice(0, 2), withPlain(otherAnn), withPlain(userRequest("dee"))], adminInAcme));
+    expect(again).toEqual([
+      { index: 0, alreadyThere: { userId: importedIds(first)[0] } },
+      { index: 1, alreadyThere: { userId: importedIds(first)[1] } },
+      { index: 2, error: usernameTaken, conflict: { claim: "username", field: "userName", userId: importedIds(first)[0] } },
+      { index: 3, ok: importedBody() },
+    ]);
+    expect([hashes, ids]).toEqual([4, 4]);
+  });
+
   describe("looking up the stored holders of a batch's claims", () => {
     /** A re-run beside new rows: two rows already there, one conflict with a stored user, one new row; batches of 2. */
     async function rerun(withoutBatchLookup: boolean) {
@@ -132,8 +159,9 @@ describe("importHumanUsers: the same user or a conflict", () => {
       expect(calls).toEqual({ findClaimHolders: 2, findClaimHolder: 0, loadEvents: 0 });
     });
 
-    it("answers 13 for every row of a batch whose holders the store could not look up, and writes none of them", async () => {
-      const ports = bulkPorts();
+    it("answers 13 for every row of a batch whose holders the store could not look up, and writes or decides none of them", async () => {
+      let draws = 0;
+      const ports = bulkPorts({ ids: { next: () => String(10n ** 17n + BigInt(++draws)) } });
       const store = ports.storage;
       const storage = { ...store, userLog: { ...store.userLog, findClaimHolders: () => Promise.reject(new Error("bad query")) } };
       expect(await collect(importHumanUsers({ ...ports, storage }, [ann, userRequest("bob")], adminInAcme))).toEqual([
@@ -141,6 +169,7 @@ describe("importHumanUsers: the same user or a conflict", () => {
         { index: 1, error: internal() },
       ]);
       expect(store.snapshot().events).toEqual([]);
+      expect(draws).toBe(0);
     });
 
     it("answers the same through a store without findClaimHolders, looking each held claim up on its own", async () => {

@@ -59,16 +59,25 @@ export type BulkImportSource = Iterable<unknown> | AsyncIterable<unknown>;
 /** The options `importHumanUsers` uses for members left out. */
 export const defaultBulkImportOptions = { batchSize: 1000, concurrency: 64, parallelBatches: 3 } as const;
 
-/** One item checked (steps 1 to 4), its claims and fingerprint, and its decision (an error when it was refused). */
-interface ReadyUser {
+/** One item checked (steps 1 to 4) and the claims it wants. */
+interface CheckedUser {
   readonly prepared: PreparedCommand<UserDraft, ImportHumanUserResponse>;
   /** The username and identity-provider accounts it wants (its generated user id is not compared). */
   readonly claims: readonly UniqueClaim[];
-  readonly fingerprint: RowFingerprint;
-  readonly decided: Result<Decided<ImportHumanUserResponse>, ErrorBody>;
 }
 
-type Prepared = Result<ReadyUser, ErrorBody>;
+/**
+ * A checked item with its fingerprint and its decision (an error when it was refused); undefined
+ * when a stored user holds one of its claims or the holders could not be looked up, since such a
+ * row is never written.
+ */
+interface ReadyUser extends CheckedUser {
+  readonly fingerprint: RowFingerprint;
+  readonly decided: Result<Decided<ImportHumanUserResponse>, ErrorBody> | undefined;
+}
+
+type Prepared = Result<CheckedUser, ErrorBody>;
+type Ready = Result<ReadyUser, ErrorBody>;
 type Answer = Result<ImportHumanUserResponse, ErrorBody>;
 
 /** Items read from the source, their preparation started. */
@@ -166,19 +175,31 @@ async function readChunk(run: Run, items: AsyncIterator<unknown> | Iterator<unkn
   return { firstIndex, preparations, last: false };
 }
 
-/** Steps 1 to 6 of `importHumanUser` for one item, with what it is compared by. Never rejects. */
+/** Steps 1 to 4 of `importHumanUser` for one item, with the claims it is compared by. Never rejects. */
 async function prepareItem(run: Run, request: unknown): Promise<Prepared> {
   const prepared = await prepareCommand(run.ports, request, run.context, run.command);
   if (prepared.isErr()) return err(prepared.error);
   const { parsed: draft, organization } = prepared.value;
-  const claims = [usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)];
-  let decided = await decideCommand(run.ports, prepared.value, 1);
+  return ok({ prepared: prepared.value, claims: [usernameClaim(draft.username, organization), ...draft.idpLinks.map(idpLinkClaim)] });
+}
+
+/**
+ * Steps 5 and 6 for a checked item, once the stored holders of its batch's claims are known. A row
+ * a stored user holds a claim of is already there or a conflict, never written: it is not decided,
+ * so a re-run hashes no plain password and draws no id for the rows it finds. Never rejects.
+ */
+async function decideItem(run: Run, user: CheckedUser, stored: Result<ReadonlyMap<string, Holder>, ErrorBody>): Promise<ReadyUser> {
+  const { parsed: draft, organization } = user.prepared;
+  // A batch whose holders could not be looked up is answered with that error: nothing to decide either.
+  if (stored.isErr() || user.claims.some((claim) => stored.value.has(claimKey(claim)))) {
+    return { ...user, fingerprint: fingerprintsOf(draft, organization.id), decided: undefined };
+  }
+  let decided = await decideCommand(run.ports, user.prepared, 1);
   if (decided.isOk() && decided.value.append === undefined) decided = err(portFailure(new Error("an import decided to append nothing"), "bulk import", run.ports.logger));
   // The decision's added event carries the fingerprint already: a digest per row, not two (and
   // 0.2.0's rule only for a row that meets a holder with such a fingerprint).
   const added = decided.isOk() ? decided.value.append?.events[0]?.payload["importFingerprint"] : undefined;
-  const fingerprint = fingerprintsOf(draft, organization.id, typeof added === "string" ? added : undefined);
-  return ok({ prepared: prepared.value, claims, fingerprint, decided });
+  return { ...user, fingerprint: fingerprintsOf(draft, organization.id, typeof added === "string" ? added : undefined), decided };
 }
 
 /** The request field a claim of the row comes from. */
@@ -284,14 +305,16 @@ function answerWritten(run: Run, index: number, user: ReadyUser, decided: Decide
 type Plan = { readonly outcome: BulkImportOutcome } | { readonly write: { readonly user: ReadyUser; readonly decided: Decided<ImportHumanUserResponse> } };
 
 /** Judges the chunk's rows in input order against the source's earlier rows and the stored users, keeping the ones to write. */
-function planChunk(run: Run, chunk: Chunk, prepared: readonly Prepared[], stored: Result<ReadonlyMap<string, Holder>, ErrorBody>): Plan[] {
-  return prepared.map((item, offset): Plan => {
+function planChunk(run: Run, chunk: Chunk, ready: readonly Ready[], stored: Result<ReadonlyMap<string, Holder>, ErrorBody>): Plan[] {
+  return ready.map((item, offset): Plan => {
     const index = chunk.firstIndex + offset;
     if (item.isErr()) return { outcome: { index, error: item.error } };
     if (stored.isErr()) return { outcome: { index, error: stored.error } };
     const user = item.value;
     const verdict = judge(user.fingerprint, clashesOf(run, user, stored.value));
     if (verdict.kind !== "new") return { outcome: notNewOutcome(index, user, verdict) };
+    // Undecided only when a stored user holds one of its claims, which the verdict cannot call new.
+    if (user.decided === undefined) return { outcome: { index, error: portFailure(new Error("a new row was not decided"), "bulk import", run.ports.logger) } };
     if (user.decided.isErr()) return { outcome: { index, error: user.decided.error } };
     run.sourceClaims.add(user.claims, index, user.fingerprint);
     return run.dryRun ? { outcome: { index, wouldImport: true } } : { write: { user, decided: user.decided.value } };
@@ -307,8 +330,11 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
   try {
     const prepared = await Promise.all(chunk.preparations);
     const stored = await storedHolders(run, prepared);
+    const ready = await Promise.all(
+      prepared.map((item): Ready | Promise<Ready> => (item.isErr() ? err(item.error) : run.preparing.run(async () => ok(await decideItem(run, item.value, stored))))),
+    );
     await previous;
-    plans = planChunk(run, chunk, prepared, stored);
+    plans = planChunk(run, chunk, ready, stored);
   } catch (cause) {
     const failure = portFailure(cause, "bulk import", run.ports.logger);
     return chunk.preparations.map((_, offset) => ({ index: chunk.firstIndex + offset, error: failure }));
