@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import type { Command, RequestObject } from "../../src/core/commands/command.js";
 import { runCommand } from "../../src/core/commands/runner.js";
-import { invalidRequest } from "../../src/core/errors/user-errors.js";
+import { aborted, invalidRequest } from "../../src/core/errors/user-errors.js";
 import { runtime } from "../../src/operations/runtime.js";
 import { createHumanUser, type AppendOutcome, type ErrorBody, type UserAppend } from "../../src/index.js";
 import { patchStorage } from "../support/patch-storage.js";
@@ -151,6 +151,19 @@ describe("creation on the runner", () => {
     // Ids 1 and 2 were taken at the write; the third try got id 3.
     expect(result._unsafeUnwrap().userId).toBe("100000000000000003");
     expect(new Set(ports.storage.events().map((event) => event.aggregateId))).toEqual(new Set(["100000000000000003"]));
+  });
+
+  it("answers 10, never 6, when every generated id is taken, whether the rules ask the directory or only the write finds it", async () => {
+    // A username whose domain another organization verified is refused by the directory, and then
+    // the claims are looked up first (ZITADEL checks the id first); others meet the id at the write.
+    for (const username of ["ann@globex.test", "ann@acme.test", "ann"]) {
+      const ports = testPorts();
+      expect((await createHumanUser(ports, { ...minimalCreate(), username: "holder" }, { requester: member })).isOk()).toBe(true);
+      const before = ports.storage.snapshot();
+      const result = await createHumanUser({ ...ports, ids: { next: () => FIRST_ID } }, { ...minimalCreate(), username }, { requester: member });
+      expect(result).toEqual(err(aborted()));
+      expect(ports.storage.snapshot()).toEqual(before);
+    }
   });
 
   it("answers 6 when the user id the caller asked for was taken at the write", async () => {

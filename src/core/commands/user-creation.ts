@@ -6,7 +6,7 @@ import type { UniqueClaim } from "../../ports/user-log.js";
 import { encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { idpLinkClaim, userIdClaim, usernameClaim } from "../claims.js";
-import { alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
+import { aborted, alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
 import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { usernameDomain } from "../rules/username.js";
@@ -321,8 +321,10 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
     const rules = await checkCreationRules(ports, draft, domain, organization, claims, spec.usernameField(input));
     if (rules.isOk()) break;
     if (rules.error !== "user-id-taken") return err(rules.error);
-    // A generated id that is taken is drawn again: the caller never asked for it.
-    if (requested !== undefined || draw >= MAX_ID_DRAWS) return err(alreadyExists("user_id"));
+    if (requested !== undefined) return err(alreadyExists("user_id"));
+    // A generated id that is taken is drawn again: the caller never asked for it, so it is never a
+    // 6; once the draws run out the answer is the one a write that keeps losing its race gets.
+    if (draw >= MAX_ID_DRAWS) return err(aborted());
   }
   const stored = storedPasswordHash(ports, draft);
   const encodedHash = stored instanceof Promise ? await stored : stored;
