@@ -67,7 +67,7 @@ export const ROUTES: readonly Route[] = [
   // The user by id or by login name in the body, so no id in the path.
   rest("POST", "/human-users/v1/users/_check_password", checkPassword, true),
   rest("POST", "/v2/users/{userId}/password", setPassword, true),
-  rest("POST", "/v2/users/{userId}/password_reset", passwordReset, true),
+  rest("POST", "/v2/users/{userId}/password_reset", passwordReset),
   rest("POST", "/v2/users/{userId}/unlock", unlockUser),
   rest("POST", "/v2/users/{userId}/passkeys", registerPasskey, true),
   rest("POST", "/v2/users/{userId}/passkeys/registration_link", createPasskeyRegistrationLink),
@@ -80,7 +80,7 @@ export const ROUTES: readonly Route[] = [
   rpc(`${USER_SERVICE}/VerifyPhone`, verifyPhone, true),
   rpc(`${USER_SERVICE}/ResendPhoneCode`, resendPhoneCode),
   rpc(`${USER_SERVICE}/SetPassword`, setPassword, true),
-  rpc(`${USER_SERVICE}/PasswordReset`, passwordReset, true),
+  rpc(`${USER_SERVICE}/PasswordReset`, passwordReset),
   rpc(`${USER_SERVICE}/UnlockUser`, unlockUser),
   rpc(`${USER_SERVICE}/RegisterPasskey`, registerPasskey, true),
   rpc(`${USER_SERVICE}/VerifyPasskeyRegistration`, verifyPasskeyRegistration, true),

@@ -45,6 +45,7 @@ function everyBody(): ErrorBody[] {
     userErrors.phoneAlreadyVerified(),
     userErrors.noPhone(),
     userErrors.alreadyInitialized(),
+    userErrors.notInitialized(),
     userErrors.wrongPassword(),
     userErrors.userLocked(),
     userErrors.userNotLocked(),

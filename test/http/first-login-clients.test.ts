@@ -153,10 +153,12 @@ describe("Connect, through @connectrpc/connect's client", () => {
     expect(response).toEqual(create(SetPasswordResponseSchema, { details: detailsOf(userId) }));
   });
 
-  it("calls PasswordReset (mailed, without credentials) and UnlockUser (as an admin), and answers UnlockUser of an unlocked user with failed_precondition", async () => {
+  it("calls PasswordReset (mailed; as the login application, never without credentials) and UnlockUser (as an admin), and answers UnlockUser of an unlocked user with failed_precondition", async () => {
     const { userId } = await ann();
     const client = createClient(UserService, connectTransport());
-    expect(await client.passwordReset({ userId, medium: { case: "sendLink", value: { urlTemplate: "https://app.acme.test/reset?c={{.Code}}" } } })).toEqual(
+    const anonymous = await client.passwordReset({ userId, medium: { case: "sendLink", value: { urlTemplate: "https://attacker.test/?c={{.Code}}" } } }).catch((error: unknown) => ConnectError.from(error));
+    expect(anonymous instanceof ConnectError ? anonymous.code : undefined).toBe(Code.Unauthenticated);
+    expect(await client.passwordReset({ userId, medium: { case: "sendLink", value: { urlTemplate: "https://app.acme.test/reset?c={{.Code}}" } } }, { headers: AS_ADMIN })).toEqual(
       create(PasswordResetResponseSchema, { details: detailsOf(userId) }),
     );
     expect((ports.mailer as ReturnType<typeof memoryMailer>).sent.map((mail) => mail.link)).toEqual(["https://app.acme.test/reset?c=BBBBBB"]);

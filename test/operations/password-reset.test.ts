@@ -48,11 +48,11 @@ The code is valid for 1 hour. If you did not ask for this, ignore this message: 
 }
 
 describe.each(kinds)("passwordReset on $name", (kind) => {
-  it("mails a code to the user's own address without a requester, and setPassword takes it", async () => {
+  it("mails a code to the user's own address for a requester allowed to write the user, and setPassword takes it", async () => {
     const { ports, eventsOf, mailer, snapshot } = await kind.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD)));
 
-    expect((await passwordReset(ports, { userId }))._unsafeUnwrap()).toEqual({ details: details(3) });
+    expect((await passwordReset(ports, { userId }, { requester: member }))._unsafeUnwrap()).toEqual({ details: details(3) });
     const link = `http://localhost:8080/ui/login/password/init?userID=${userId}&code=AAAAAA&orgID=acme`;
     expect(mailer.sent).toEqual([englishResetMail(userId, link, "AAAAAA")]);
     expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s" })]);
@@ -75,8 +75,8 @@ describe("passwordReset: links, languages and access", () => {
     const { ports, mailer } = await memory.open({ config: { passwordResetUrlTemplate: "https://login.test/reset/{{.UserID}}?code={{.Code}}" } });
     const userId = await imported(ports, annWithHash(cheapHash(OLD)));
 
-    await passwordReset(ports, { userId, sendLink: { notificationType: "NOTIFICATION_TYPE_Email", urlTemplate: "https://app.test/r?u={{.UserID}}&c={{.Code}}&o={{.OrgID}}" } });
-    await passwordReset(ports, { userId, sendLink: {} });
+    await passwordReset(ports, { userId, sendLink: { notificationType: "NOTIFICATION_TYPE_Email", urlTemplate: "https://app.test/r?u={{.UserID}}&c={{.Code}}&o={{.OrgID}}" } }, { requester: member });
+    await passwordReset(ports, { userId, sendLink: {} }, { requester: member });
     expect(mailer.sent.map((mail) => mail.link)).toEqual([`https://app.test/r?u=${userId}&c=AAAAAA&o=acme`, `https://login.test/reset/${userId}?code=BBBBBB`]);
   });
 
@@ -84,7 +84,7 @@ describe("passwordReset: links, languages and access", () => {
     const { ports, mailer } = await memory.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD), { profile: { firstName: "Anna", lastName: "Lehmann", preferredLanguage: "de-CH" } }));
 
-    await passwordReset(ports, { userId });
+    await passwordReset(ports, { userId }, { requester: member });
     const mail = mailer.sent[0];
     expect([mail?.subject, mail?.text]).toEqual([
       "Setzen Sie Ihr Passwort zurück",
@@ -114,11 +114,36 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, ignoriere
     expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.code.added", { code: storedCode("AAAAAA"), expiry: "3600s", codeReturned: true })]);
   });
 
-  it("mails for an outsider's request too: the code goes to the user, not to the caller", async () => {
-    const { ports, mailer } = await memory.open();
+  it("mails nothing for a caller without a requester or outside the user's reach, whatever the user, and writes nothing", async () => {
+    // As ZITADEL's PasswordReset: the caller (a login page acting for the user) must be allowed to
+    // write the user. Otherwise anyone could replace a pending code, send mails at will, point the
+    // link at a host of their choosing, and tell from the answers which user ids exist.
+    const { ports, mailer, snapshot } = await memory.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD)));
-    expect((await passwordReset(ports, { userId }, { requester: { userId: "someone", orgId: "globex" } }))._unsafeUnwrap()).toEqual({ details: details(3) });
-    expect(mailer.sent.map((mail) => mail.to)).toEqual(["ann@acme.test"]);
+    const before = await snapshot();
+    const outsider: Requester = { userId: "someone", orgId: "globex" };
+    const poisoned = { sendLink: { urlTemplate: "https://attacker.test/steal?u={{.UserID}}&c={{.Code}}" } };
+    for (const target of [userId, "123456789012345678"]) {
+      expect((await passwordReset(ports, { userId: target }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
+      expect((await passwordReset(ports, { userId: target, ...poisoned }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
+      expect((await passwordReset(ports, { userId: target, ...poisoned }, { requester: outsider }))._unsafeUnwrapErr()).toEqual(plainError(5, "USER-u5r5", "the user does not exist"));
+    }
+    expect(mailer.sent).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("answers 9 for a user still waiting for its initialization, who is given a new initialization code instead", async () => {
+    const { ports, mailer, snapshot } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD), { email: { email: "ann@acme.test", isEmailVerified: false } }));
+    const before = await snapshot();
+    const sentBefore = mailer.sent.length;
+    for (const delivery of [{}, { returnCode: {} }]) {
+      expect((await passwordReset(ports, { userId, ...delivery }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+        plainError(9, "USER-un1t", "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)"),
+      );
+    }
+    expect(mailer.sent.length).toBe(sentBefore);
+    expect(await snapshot()).toEqual(before);
   });
 
   it.each([
@@ -128,6 +153,6 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, ignoriere
   ])("refuses %j", async (request, violations) => {
     const { ports } = await memory.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD)));
-    expect((await passwordReset(ports, { ...request, userId }))._unsafeUnwrapErr()).toEqual(invalidBody(violations));
+    expect((await passwordReset(ports, { ...request, userId }, { requester: member }))._unsafeUnwrapErr()).toEqual(invalidBody(violations));
   });
 });

@@ -1,9 +1,9 @@
 import { err, ok } from "neverthrow";
 import type { OutboxNotification } from "../../ports/outbox.js";
-import { userNotFound } from "../errors/user-errors.js";
+import { notInitialized, userNotFound } from "../errors/user-errors.js";
 import type { PasswordResetResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
-import { deliveryShape, parsePasswordReset, passwordResetFields, returnsCode, type PasswordResetInput } from "../schemas/password-reset.js";
+import { deliveryShape, parsePasswordReset, passwordResetFields, type PasswordResetInput } from "../schemas/password-reset.js";
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { codeAdded, issueCode } from "./user-creation.js";
@@ -14,18 +14,22 @@ const DEFAULT_RESET_PATH = "/ui/login/password/init?userID={{.UserID}}&code={{.C
 
 /**
  * ZITADEL's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code
- * (6 characters, 1 hour by default) mailed to the user's own address, which anyone may ask for
- * (a "forgot password" page), or returned to a requester allowed to write the user.
+ * (6 characters, 1 hour by default) mailed to the user's own address or returned. As in ZITADEL,
+ * the caller must be allowed to write the user (a "forgot password" page calls as the login
+ * application): an anonymous caller could otherwise replace a pending code, send mails at will,
+ * point the link at a host of its choosing and tell which user ids exist. A user still waiting for
+ * its initialization answers 9: its initialization code sets the first password.
  */
 export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResponse> = {
   name: "passwordReset",
   fields: passwordResetFields,
   shape: deliveryShape,
-  access: (request) => ({ permission: "user.write", proof: !returnsCode(request) }),
+  access: () => ({ permission: "user.write", proof: false }),
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parsePasswordReset,
   async decide({ ports, parsed, user, now, origin }) {
     if (user === undefined) return err(userNotFound());
+    if (user.initCode !== undefined) return err(notInitialized());
     const code = issueCode(ports, "passwordReset", now);
     const returned = parsed.delivery.kind === "return";
     const notifications: OutboxNotification[] = [];

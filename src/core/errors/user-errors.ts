@@ -27,6 +27,7 @@ export const errorIds = {
   phoneAlreadyVerified: "USER-ph4v",
   noPhone: "USER-n0ph",
   alreadyInitialized: "USER-1n1t",
+  notInitialized: "USER-un1t",
   invalidConfiguration: "USER-c0nf",
   wrongPassword: "USER-p4ss",
   userLocked: "USER-l0ck",
@@ -101,6 +102,8 @@ export const emailAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.email
 export const phoneAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.phoneAlreadyVerified, "the phone number is already verified");
 export const noPhone = (): ErrorBody => errorBody(9, errorIds.noPhone, "the user has no phone number");
 export const alreadyInitialized = (): ErrorBody => errorBody(9, errorIds.alreadyInitialized, "the user is already initialized");
+export const notInitialized = (): ErrorBody =>
+  errorBody(9, errorIds.notInitialized, "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)");
 
 /**
  * A password check that failed, for any reason a caller could tell apart otherwise: an unknown

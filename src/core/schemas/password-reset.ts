@@ -9,18 +9,13 @@ import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 import { MAX_TEXT } from "./fields.js";
 import { requestParser } from "./request-parser.js";
-import { atMostOneOf, member } from "./structure.js";
+import { atMostOneOf } from "./structure.js";
 
 /** How a new code reaches the user: mailed with a link (from the request's template, or the configured one), or returned. */
 export type CodeDeliveryChoice = { readonly kind: "mail"; readonly urlTemplate: UrlTemplate | undefined } | { readonly kind: "return" };
 
 export interface PasswordResetInput {
   readonly delivery: CodeDeliveryChoice;
-}
-
-/** The code goes back to the caller: that needs `user.write`, where mailing it to the user's own address needs nobody. */
-export function returnsCode(request: Readonly<Record<string, unknown>>): boolean {
-  return member(request, "returnCode") != null;
 }
 
 /** `sendLink` and `returnCode` exclude each other (a protobuf oneof). */
