@@ -49,7 +49,8 @@ export function runQuery<TParsed, TResponse>(
     if (request === undefined) return err(notAnObject());
     const shape = query.shape(request);
     if (shape.length > 0) return err(invalidRequest(shape));
-    const requester = context?.requester;
+    // Null counts as absent, as it does for commands.
+    const requester = context?.requester ?? undefined;
     if (requester === undefined) return err(unauthenticated());
     const parsed = query.parse(request);
     if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));

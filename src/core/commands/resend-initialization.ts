@@ -5,6 +5,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { ChangeResponse } from "../responses.js";
 import { parseResendInitializationRequest, resendInitializationFields } from "../schemas/resend-code.js";
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
+import { foldForSearch } from "../users/user-listing.js";
 import { changeResponse } from "./change-response.js";
 import { codeLink, codeNotification, linkTemplate } from "./code-notification.js";
 import type { Command, Decision } from "./command.js";
@@ -15,7 +16,7 @@ import { DEFAULT_TEMPLATES, issueCode } from "./user-creation.js";
  * ZITADEL's management `ResendHumanInitialization`
  * (`POST /management/v1/users/{userId}/_resend_initialization`): a new initialization code and
  * mail for a user that is not initialized yet (9 for one that is). A given `email` that differs
- * from the user's first changes the address (`user.human.email.changed`, unverified), and the
+ * from the user's (ignoring case) first changes the address (`user.human.email.changed`, unverified), and the
  * mail goes there. Needs `user.write`.
  */
 export const resendInitializationCommand: Command<{ readonly email: string | undefined }, ChangeResponse> = {
@@ -29,8 +30,10 @@ export const resendInitializationCommand: Command<{ readonly email: string | und
     if (user === undefined) return Promise.resolve(err(userNotFound()));
     if (user.initCode === undefined) return Promise.resolve(err(alreadyInitialized()));
     const events: UserEventDraft[] = [];
-    const address = parsed.email ?? user.email.address;
-    if (address !== user.email.address) events.push({ type: "user.human.email.changed", payload: { email: address } });
+    // Emails compare ignoring case, here as everywhere: only another address is a change.
+    const changed = parsed.email !== undefined && foldForSearch(parsed.email) !== foldForSearch(user.email.address);
+    const address = changed ? parsed.email : user.email.address;
+    if (changed) events.push({ type: "user.human.email.changed", payload: { email: address } });
     const code = issueCode(ports, "init", now);
     events.push({ type: "user.human.initialization.code.added", payload: code.stored });
     const template = linkTemplate(undefined, ports.config?.initializationUrlTemplate, origin, DEFAULT_TEMPLATES.initialization);

@@ -148,7 +148,9 @@ class Reader {
     }
     if (value === undefined || methodName === undefined) return undefined;
     const method = { match, ignoreCase };
-    return field === "loginName" ? { kind: "loginName", value, method } : { kind: "text", field, value, method };
+    if (field === "loginName") return { kind: "loginName", value, method };
+    // Usernames are stored in NFC: a name typed in another form still finds its user.
+    return { kind: "text", field, value: field === "username" ? value.normalize("NFC") : value, method };
   }
 
   queryList(value: unknown, path: Path, level: number): SearchQuery[] | undefined {

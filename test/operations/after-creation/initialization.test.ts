@@ -137,11 +137,15 @@ describe.each(storeCases)("initialization on $name", (storeCase) => {
       expect(await state(userId)).toEqual({ state: "USER_STATE_ACTIVE", email: { email: "robert@acme.test", isVerified: true }, passwordChanged: undefined });
     });
 
-    it("writes no change for the address the user has, or for an empty one", async () => {
+    it("writes no change for the address the user has, in any case (emails compare ignoring case), or for an empty one", async () => {
       const userId = await importBob(harness);
       expect(await resendInitialization(harness.ports, { userId, email: "bob@acme.test" }, { requester: member })).toEqual(ok(details(3)));
       expect(await resendInitialization(harness.ports, { userId, email: "" }, { requester: member })).toEqual(ok(details(4)));
-      expect(await eventTypes(harness, userId)).toEqual([...IMPORTED, "user.human.initialization.code.added", "user.human.initialization.code.added"]);
+      expect(await resendInitialization(harness.ports, { userId, email: "BOB@Acme.TEST" }, { requester: member })).toEqual(ok(details(5)));
+      const added = "user.human.initialization.code.added";
+      expect(await eventTypes(harness, userId)).toEqual([...IMPORTED, added, added, added]);
+      // The mail goes to the address as stored.
+      expect(harness.ports.mailer.sent.at(-1)?.to).toBe("bob@acme.test");
     });
 
     it("answers 3 for an address that is not one, writing nothing", async () => {

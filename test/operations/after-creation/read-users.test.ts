@@ -2,7 +2,7 @@
 // kind, the order and the paging, and the refusals.
 import { err, ok } from "neverthrow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getUser, listUsers, verifyEmail, type Authorizer, type User } from "../../../src/index.js";
+import { getUser, listUsers, verifyEmail, type Authorizer, type OperationContext, type User } from "../../../src/index.js";
 import { invalidBody, plainError } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
 import { createAnn, globexMember, importBob, initechMember, instanceAdmin, member, openHarness, START, type Harness } from "./harness.js";
@@ -260,8 +260,19 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect(await asAdmin({ queries: [nested(5000)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
     });
 
-    it("needs a requester (16)", async () => {
+    it("needs a requester (16), a null one too, as getUser", async () => {
       expect(await listUsers(harness.ports, {})).toEqual(unauthenticated);
+      expect(await listUsers(harness.ports, {}, { requester: null } as unknown as OperationContext)).toEqual(unauthenticated);
+      expect(await getUser(harness.ports, { userId: "1" }, { requester: null } as unknown as OperationContext)).toEqual(unauthenticated);
+    });
+
+    it("finds a username typed in another Unicode form, as usernames are stored in NFC", async () => {
+      const emile = await createAnn(harness, { username: "Émile", email: { email: "emile@acme.test" }, phone: undefined });
+      const decomposed = "E\u0301mile";
+      const found = (await getUser(harness.ports, { userId: emile }, { requester: instanceAdmin }))._unsafeUnwrap().user;
+      for (const method of ["TEXT_QUERY_METHOD_EQUALS", "TEXT_QUERY_METHOD_STARTS_WITH", "TEXT_QUERY_METHOD_CONTAINS", "TEXT_QUERY_METHOD_ENDS_WITH"]) {
+        expect(await asAdmin(text("userNameQuery", "userName", decomposed, method))).toEqual(ok({ details: { totalResult: "1", timestamp: harness.clock.iso() }, result: [found] }));
+      }
     });
 
     it("takes the listings from the events: a verification shows in the list at once", async () => {
