@@ -43,6 +43,11 @@ export function usernameClaim(username: string, organization: Organization): Uni
   return { kind: "username", scope, key: usernameClaimKey(username) };
 }
 
+/** A passkey's credential id (base64url, as the authenticator gave it), one user's across the instance. */
+export function passkeyClaim(credentialId: string): UniqueClaim {
+  return { kind: "passkey", scope: INSTANCE_SCOPE, key: credentialId };
+}
+
 export function idpLinkClaim(link: { readonly idpId: string; readonly externalUserId: string }): UniqueClaim {
   return { kind: "idp_link", scope: INSTANCE_SCOPE, key: idpAccountKey(link) };
 }

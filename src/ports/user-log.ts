@@ -2,8 +2,8 @@ import type { JsonObject } from "../shared/json.js";
 import type { OutboxNotification, PendingNotification } from "./outbox.js";
 import type { UserListing, UserPage, UserQuery } from "./user-listing.js";
 
-/** What a unique claim reserves: a user id, a username, or an identity-provider account. */
-export type ClaimKind = "user_id" | "username" | "idp_link";
+/** What a unique claim reserves: a user id, a username, an identity-provider account, or a passkey's credential id. */
+export type ClaimKind = "user_id" | "username" | "idp_link" | "passkey";
 
 /**
  * A uniqueness claim. `key` is already normalized by the core (see `claimKey` for the one string a

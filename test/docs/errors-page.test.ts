@@ -36,6 +36,7 @@ function everyBody(): ErrorBody[] {
     userErrors.alreadyExists("user_id"),
     userErrors.alreadyExists("username"),
     userErrors.alreadyExists("idp_link"),
+    userErrors.alreadyExists("passkey"),
     userErrors.reservedDomain("username"),
     userErrors.codeWrong("email"),
     userErrors.codeExpired("email"),

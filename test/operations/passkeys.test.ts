@@ -131,6 +131,27 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
   });
 });
 
+describe.each(kinds)("one credential, one passkey, on $name", (kind) => {
+  it("refuses a credential registered already, to another user or to the same one, with 6, storing nothing", async () => {
+    // WebAuthn (registration, "credentialId is not yet registered for any user"): a credential
+    // registered twice would let one authenticator sign in as either user.
+    const { ports, eventsOf } = await kind.open({ config: PASSKEYS });
+    const ann = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
+    const bob = await imported(ports, annWithHash(cheapHash("Old-Password-1"), { userName: "bob", email: { email: "bob@acme.test", isEmailVerified: true } }));
+    const authenticator = softwareAuthenticator();
+    const register = async (userId: string) => {
+      const begun = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+      return verifyPasskeyRegistration(ports, { userId, passkeyId: begun.passkeyId, publicKeyCredential: authenticator.create(optionsOf(begun), { origin: ORIGIN }), passkeyName: "Key" });
+    };
+    expect((await register(ann)).isOk()).toBe(true);
+    const taken = plainError(6, "USER-pk6x", "this passkey is already registered to a user");
+    expect((await register(bob))._unsafeUnwrapErr()).toEqual(taken);
+    expect((await register(ann))._unsafeUnwrapErr()).toEqual(taken);
+    const verified = async (userId: string) => (await eventsOf(userId, 0)).filter((stored) => stored.type === "user.human.passwordless.token.verified").length;
+    expect([await verified(ann), await verified(bob)]).toEqual([1, 0]);
+  });
+});
+
 describe("passkeys: access, configuration and links", () => {
   const [memory] = kinds;
   if (memory === undefined) throw new Error("no memory store");

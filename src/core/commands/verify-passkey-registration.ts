@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AttestedPasskey } from "../../ports/passkeys.js";
 import { encodeBase64 } from "../../shared/base64.js";
+import { passkeyClaim } from "../claims.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { noCodePending, passkeyAttestation, passkeyExpired, passkeyNotPending, passkeysNotConfigured, userNotFound } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
@@ -53,6 +54,7 @@ function verifyAttestation(ports: ResolvedPorts, parsed: VerifyPasskeyInput, pas
  * the attestation checked against the registration's challenge, relying party and origins, and
  * the credential stored. The signed challenge is the proof: no requester is needed. A registration
  * verifies once and within its timeout; a registration begun with a link's code redeems the code.
+ * A credential registered to any user already (this one included) answers 6 and stores nothing.
  */
 export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, VerifyPasskeyRegistrationResponse> = {
   name: "verifyPasskeyRegistration",
@@ -93,6 +95,7 @@ export const verifyPasskeyRegistrationCommand: Command<VerifyPasskeyInput, Verif
       },
     ];
     if (passkey.codeId !== undefined) events.push({ type: "user.human.passwordless.initialization.code.check.succeeded", payload: { id: passkey.codeId } });
-    return ok({ userId: user.userId, events, respond: (facts) => ok(changeResponse(facts)) });
+    // WebAuthn: a credential id registered to any user already fails the ceremony (6, by the claim).
+    return ok({ userId: user.userId, events, claims: [passkeyClaim(credential.credentialId)], respond: (facts) => ok(changeResponse(facts)) });
   },
 };

@@ -36,6 +36,7 @@ export const errorIds = {
   passkeyNotPending: "USER-pk0n",
   passkeyExpired: "USER-pkex",
   passkeyAttestation: "USER-pkat",
+  passkeyTaken: "USER-pk6x",
 } as const;
 
 /** One of the operations' error ids (`USER-n4m6`, ...); the password functions' ids are `PasswordErrorId`. */
@@ -65,6 +66,7 @@ const CLAIM_ERRORS: Readonly<Record<ClaimKind, readonly [id: ErrorId, message: s
   user_id: [errorIds.userIdTaken, "a user with this userId already exists"],
   username: [errorIds.usernameTaken, "the username is already taken"],
   idp_link: [errorIds.accountTaken, "this identity provider account is already linked to a user"],
+  passkey: [errorIds.passkeyTaken, "this passkey is already registered to a user"],
 };
 
 /** Code 6 naming the claim that is already held. */
