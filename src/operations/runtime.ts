@@ -11,12 +11,22 @@ import type { PasswordHashing, Ports } from "../ports/index.js";
 export function passwordHashing(ports: Ports): PasswordHashing {
   const hasher = ports.passwordHasher ?? defaultPasswordHasher;
   const bounds = resolveHashBounds(ports.hashBounds);
+  const refusalOf = (encoded: string): string | undefined => {
+    const parsed = parsePasswordHash(encoded, bounds);
+    return parsed.isErr() ? parsed.error.message : undefined;
+  };
   return {
-    hash: (password) => hasher.hash(password),
-    refusalOf(encoded) {
-      const parsed = parsePasswordHash(encoded, bounds);
-      return parsed.isErr() ? parsed.error.message : undefined;
+    // A hash the bounds refuse would fail every later check of it (13) and lock its user out, so
+    // it is never handed out to be stored: the hashing fails instead, saying what to change.
+    async hash(password) {
+      const encoded = await hasher.hash(password);
+      const refusal = refusalOf(encoded);
+      if (refusal !== undefined) {
+        throw new Error(`the configured password hasher (${hasher.name}) made a hash that hashBounds refuses (${refusal}): lower its cost or widen hashBounds`);
+      }
+      return encoded;
     },
+    refusalOf,
     async verify(encoded, password) {
       const checked = await verifyPassword(encoded, password, { bounds, hasher });
       return checked.isOk() ? ok(checked.value) : err(checked.error);

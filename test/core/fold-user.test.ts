@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { applyEvent, foldUser } from "../../src/core/users/fold-user.js";
 import type { UserState } from "../../src/core/users/user-state.js";
 import { createHumanUser, importHumanUser, type StoredEvent } from "../../src/index.js";
-import { importPorts } from "../operations/support/import-fixtures.js";
+import { fakeHash, fakeHasher, importPorts } from "../operations/support/import-fixtures.js";
 import { FIRST_ID, member, minimalCreate, NOW, testPorts } from "../operations/support/ports.js";
 
 const T1 = "2026-03-04T05:06:07Z";
@@ -224,13 +224,13 @@ describe("foldUser: the state after each way of creating a user", () => {
   });
 
   it("createHumanUser with a verified email and a password", async () => {
-    const ports = testPorts({ passwordHasher: { name: "plain", hash: (password) => Promise.resolve(`plain$${password}`), isCurrent: () => true } });
+    const ports = testPorts({ passwordHasher: fakeHasher });
     const request = { ...minimalCreate(), email: { email: "ann@acme.test", isVerified: true }, password: { password: "Secret-Password-1", changeRequired: true } };
     expect((await createHumanUser(ports, request, { requester: member })).isOk()).toBe(true);
     const state = foldUser(await ports.storage.userLog.loadEvents(FIRST_ID));
     expect([state?.email, state?.password, state?.lifecycle]).toEqual([
       { address: "ann@acme.test", verified: true },
-      { encodedHash: "plain$Secret-Password-1", changeRequired: true, changedAt: NOW },
+      { encodedHash: fakeHash("Secret-Password-1"), changeRequired: true, changedAt: NOW },
       "USER_STATE_ACTIVE",
     ]);
   });

@@ -1,6 +1,7 @@
 // checkPassword: the first login of an imported user, on the memory store and on PostgreSQL.
 import { describe, expect, it } from "vitest";
-import { checkPassword, type Requester } from "../../src/index.js";
+import { checkPassword, setPassword, type Requester } from "../../src/index.js";
+import { bcryptHasher } from "../../src/passwords/index.js";
 import { BCRYPT_HASH, BCRYPT_PASSWORD } from "./support/import-fixtures.js";
 import { annWithHash, cheapHash, countingHasher, details, event, imported, storeKinds } from "./support/first-login.js";
 import { plainError } from "./support/ports.js";
@@ -168,5 +169,28 @@ describe("checkPassword: who may call and what is checked first", () => {
     expect((await checkPassword(strict, { userId, password: BCRYPT_PASSWORD }))._unsafeUnwrapErr()).toEqual(plainError(13, "USER-1nt3", "internal error"));
     expect(await eventsOf(userId, 2)).toEqual([]);
     expect(errors).toEqual([["human-users: password check failed", "Error: stored password hash refused: bcrypt hash: cost is out of range (5..15)"]]);
+  });
+
+  it("never stores a hash of the configured hasher that the configured bounds refuse: logins go on with the old hash, a new password answers 13", async () => {
+    const errors: unknown[] = [];
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => errors.push([message, String(fields["err"])]) };
+    // bcrypt at cost 6 makes hashes that a maximum cost of 5 refuses on every later check.
+    const { ports, eventsOf } = await memory.open({ logger, passwordHasher: bcryptHasher({ cost: 6 }), hashBounds: { bcryptMaxCost: 5 } });
+    const userId = await imported(ports, annWithHash(BCRYPT_HASH));
+
+    for (const sequence of [3, 4]) {
+      expect((await checkPassword(ports, { userId, password: BCRYPT_PASSWORD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(sequence) });
+    }
+    expect((await eventsOf(userId, 2)).map((stored) => stored.type)).toEqual(["user.human.password.check.succeeded", "user.human.password.check.succeeded"]);
+    expect((await setPassword(ports, { userId, newPassword: { password: "A-new-Passw0rd!" }, currentPassword: BCRYPT_PASSWORD }))._unsafeUnwrapErr()).toEqual(
+      plainError(13, "USER-1nt3", "internal error"),
+    );
+    expect((await eventsOf(userId, 4)).map((stored) => stored.type)).toEqual([]);
+    const refused = "Error: the configured password hasher (bcrypt) made a hash that hashBounds refuses (bcrypt hash: cost is out of range (4..5)): lower its cost or widen hashBounds";
+    expect(errors).toEqual([
+      ["human-users: password hasher failed", refused],
+      ["human-users: password hasher failed", refused],
+      ["human-users: password hasher failed", refused],
+    ]);
   });
 });

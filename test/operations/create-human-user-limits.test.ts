@@ -2,6 +2,7 @@
 // characters (code points): each limit is also tried with astral characters, two UTF-16 units each.
 import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
+import { fakeHash } from "./support/import-fixtures.js";
 import { createHumanUser } from "../../src/index.js";
 import { invalidBody, member, minimalCreate, testPorts } from "./support/ports.js";
 
@@ -202,6 +203,6 @@ describe("operation A field limits", () => {
 /** A hasher that costs nothing, for tests that are about limits, not hashing. */
 const fastHasher = {
   name: "test",
-  hash: (password: string) => Promise.resolve(`$test$${password.length}`),
+  hash: (password: string) => Promise.resolve(fakeHash(password)),
   isCurrent: () => true,
 };

@@ -2,6 +2,7 @@
 import { createDecipheriv } from "node:crypto";
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
+import { fakeHash } from "./support/import-fixtures.js";
 import { createHumanUser, type PasswordHasher } from "../../src/index.js";
 import { verifyPassword } from "../../src/passwords/index.js";
 import { FIRST_ID, invalidBody, member, minimalCreate, NOW, testKeys, testPorts } from "./support/ports.js";
@@ -192,7 +193,7 @@ describe("metadata", () => {
 describe("passwords", () => {
   const recordingHasher = (): PasswordHasher & { seen: string[] } => {
     const seen: string[] = [];
-    return { name: "recording", seen, hash: (password) => (seen.push(password), Promise.resolve("$recorded$1")), isCurrent: () => true };
+    return { name: "recording", seen, hash: (password) => (seen.push(password), Promise.resolve(fakeHash(password))), isCurrent: () => true };
   };
 
   it("hashes a plain password with the configured hasher and stores only the hash, with changeRequired", async () => {
@@ -201,7 +202,7 @@ describe("passwords", () => {
     const result = await createHumanUser(ports, { ...minimalCreate(), password: { password: "Secr3t!pw", changeRequired: true } }, context);
     expect(result).toEqual(okBody());
     expect(hasher.seen).toEqual(["Secr3t!pw"]);
-    expect(ports.storage.events()[0]?.payload).toMatchObject({ encodedHash: "$recorded$1", changeRequired: true });
+    expect(ports.storage.events()[0]?.payload).toMatchObject({ encodedHash: fakeHash("Secr3t!pw"), changeRequired: true });
     expect(JSON.stringify(ports.storage.snapshot())).not.toContain("Secr3t!pw");
   });
 

@@ -5,6 +5,7 @@
 // and never echo a secret back.
 import { err } from "neverthrow";
 import { afterAll, describe, expect, it } from "vitest";
+import { fakeHasher } from "./support/import-fixtures.js";
 import { createHumanUser, importHumanUser, type ErrorBody, type Ports } from "../../src/index.js";
 import { PgliteSchemas } from "../storage/databases.js";
 import { ACME, GLOBEX, member, minimalCreate, testPorts } from "./support/ports.js";
@@ -122,7 +123,7 @@ describe("hostile bodies", () => {
   it("2,000 generated bodies: every answer is a well-formed Result, refusals write nothing", async () => {
     const random = generator(20261122);
     for (let round = 0; round < 2000; round++) {
-      const ports = testPorts({ passwordHasher: { name: "test", hash: () => Promise.resolve("$test$"), isCurrent: () => true } });
+      const ports = testPorts({ passwordHasher: fakeHasher });
       const body = random.next() < 0.5 ? hostileObject(random, 0) : mutatedBody(random);
       const operation = random.next() < 0.5 ? createHumanUser : importHumanUser;
       const result = await operation(ports, body, { requester: member });
@@ -143,7 +144,7 @@ describe("hostile bodies", () => {
     });
     try {
       const random = generator(20261123);
-      const ports: Ports = { ...testPorts({ passwordHasher: { name: "test", hash: () => Promise.resolve("$test$"), isCurrent: () => true } }), storage: subject.store };
+      const ports: Ports = { ...testPorts({ passwordHasher: fakeHasher }), storage: subject.store };
       let accepted = 0;
       for (let round = 0; round < 300; round++) {
         const body = random.next() < 0.5 ? hostileObject(random, 0) : mutatedBody(random);

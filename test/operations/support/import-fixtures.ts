@@ -1,6 +1,6 @@
 // Operation B fixtures: ports whose codes, ids, hashes and messages are all predictable, so that
 // bodies, events, outbox records and messages can be asserted whole.
-import { createHash, createHmac, pbkdf2Sync } from "node:crypto";
+import { createHmac, pbkdf2Sync } from "node:crypto";
 import { expect } from "vitest";
 import type { HumanUsersConfig, PasswordHasher, Ports, RandomSource, SmsMessage, SmsSender } from "../../../src/index.js";
 import { NOW as NOW_TIME, testKeys, testPorts, type TestPorts } from "./ports.js";
@@ -28,8 +28,14 @@ export const fakeHasher: PasswordHasher = {
   isCurrent: () => true,
 };
 
+/**
+ * One PBKDF2-SHA256 round with a fixed salt: instant, and a hash the library parses and checks,
+ * as every hasher's output must be (one it cannot parse is refused before it is stored).
+ */
 export function fakeHash(password: string): string {
-  return `$fake$${createHash("sha256").update(password).digest("base64")}`;
+  const salt = Buffer.alloc(16, 0x66);
+  const adapted = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "").replace(/\+/g, ".");
+  return `$pbkdf2-sha256$1$${adapted(salt)}$${adapted(pbkdf2Sync(password, salt, 1, 32, "sha256"))}`;
 }
 
 /** Host templates in English (the language of `und`) that show every value a message gets. */
