@@ -8,6 +8,16 @@ const BASE_PATH = /^(?:\/[^/?#]+)*$/;
 export function basePathOf(basePath: string | undefined): string {
   const path = basePath ?? "";
   if (!BASE_PATH.test(path)) throw new RangeError(`basePath must be empty or start with "/" and not end with "/", such as "/users-api"; got ${JSON.stringify(path)}`);
+  if (path === "") return path;
+  // Requests are matched on their URL's path, which the URL parser has already percent-encoded and
+  // resolved: a base path it would change (a space, "ü", "..", "\\") can never equal one.
+  const parsed = new URL(path, "http://localhost").pathname;
+  if (parsed !== path) {
+    throw new RangeError(
+      `basePath must be written as it appears in request URLs, percent-encoded and without "." or ".." segments: ` +
+        `a request URL's path shows ${JSON.stringify(path)} as ${JSON.stringify(parsed)}`,
+    );
+  }
   return path;
 }
 

@@ -37,6 +37,20 @@ export function declaredTooLarge(contentLength: string | undefined, limit: numbe
   return Number(contentLength ?? "0") > limit;
 }
 
+// A Node front end fails a request's body stream with an error carrying this mark when a middleware
+// before it has already read the body, so that the Fetch handler answers that, not "could not be
+// read". A registered symbol, so that the mark holds between two copies of the package.
+const ALREADY_READ = Symbol.for("human-users.body-already-read");
+
+export function bodyAlreadyReadError(): Error {
+  return Object.defineProperty(new Error("request body was already read"), ALREADY_READ, { value: true });
+}
+
+function unreadable(cause: unknown): HttpProblem {
+  const alreadyRead = typeof cause === "object" && cause !== null && (cause as { readonly [ALREADY_READ]?: boolean })[ALREADY_READ] === true;
+  return alreadyRead ? problems.bodyAlreadyRead() : problems.unreadableBody();
+}
+
 /** A Fetch Request's body, read while counting bytes. */
 export async function readFetchBody(request: Request, limit: number): Promise<Result<Uint8Array, HttpProblem>> {
   if (request.body === null) return ok(new Uint8Array());
@@ -52,8 +66,8 @@ export async function readFetchBody(request: Request, limit: number): Promise<Re
         return err(problems.bodyTooLarge(limit));
       }
     }
-  } catch {
-    return err(problems.unreadableBody());
+  } catch (cause) {
+    return err(unreadable(cause));
   }
   return ok(body.bytes());
 }

@@ -9,21 +9,64 @@ import { readNodeBody } from "./read-node-body.js";
 import { requestPath } from "./request-url.js";
 import { writeAnswer, writeProblem } from "./write-answer.js";
 
+/**
+ * The headers node:http keeps only the first copy of in `headers` (its documented list), where a
+ * Fetch Headers joins every copy with ", ". Repeated Host is refused before this (NODE-h0st).
+ */
+const FIRST_COPY_ONLY = new Set([
+  "age", "authorization", "content-length", "content-type", "etag", "expires", "from", "host", "if-modified-since",
+  "if-unmodified-since", "last-modified", "location", "max-forwards", "proxy-authorization", "referer", "retry-after", "server", "user-agent",
+]);
+
+/**
+ * Sets every copy of such a header, joined with ", ", in `incoming.headers`, so that the dispatcher
+ * and `authenticate` see what the Fetch front end's Request shows (two Content-Types are refused,
+ * two Authorizations are not read as the first). Without a repeated name, as nearly every request
+ * is, this is one comparison.
+ */
+function joinRepeatedHeaders(incoming: IncomingMessage): void {
+  const { headers } = incoming;
+  if (incoming.rawHeaders.length === 2 * Object.keys(headers).length) return;
+  const copies = incoming.headersDistinct;
+  for (const name of FIRST_COPY_ONLY) {
+    const values = copies[name];
+    if (values !== undefined && values.length > 1) headers[name] = values.join(", ");
+  }
+}
+
 /** An IncomingMessage as the dispatcher reads it; methods on a class, so that a request makes no closures. */
 class NodeRequestParts implements HttpRequestParts<IncomingMessage> {
+  private joined = false;
+
   constructor(
-    readonly request: IncomingMessage,
+    private readonly incoming: IncomingMessage,
     readonly method: string,
     readonly path: string,
   ) {}
 
+  /**
+   * For `authenticate`, with repeated headers joined. Joined only here and in `header`, which the
+   * dispatcher reaches for routed requests alone: a request passed to `next()` keeps node:http's headers.
+   */
+  get request(): IncomingMessage {
+    this.joinRepeats();
+    return this.incoming;
+  }
+
   header(name: string): string | undefined {
-    const value = this.request.headers[name];
+    if (FIRST_COPY_ONLY.has(name)) this.joinRepeats();
+    const value = this.incoming.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
+  private joinRepeats(): void {
+    if (this.joined) return;
+    this.joined = true;
+    joinRepeatedHeaders(this.incoming);
+  }
+
   readBody(limit: number): Promise<Result<Uint8Array, HttpProblem>> {
-    return readNodeBody(this.request, limit);
+    return readNodeBody(this.incoming, limit);
   }
 }
 

@@ -1,14 +1,17 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import { err, ok, type Result } from "neverthrow";
 import type { FetchHandler } from "../http/options.js";
+import { bodyAlreadyReadError } from "../http/read-json-body.js";
 import { isUnrouted } from "../http/unrouted.js";
 import { problems, type HttpProblem } from "../http/wire-error.js";
-import { nodeProblems } from "./node-problems.js";
 import type { NodeHandler } from "./options.js";
 import { requestUrl } from "./request-url.js";
 import { writeAnswer, writeProblem } from "./write-answer.js";
 
-/** Methods the Fetch API refuses to build a Request with (node:http parses them). */
+/**
+ * Methods the Fetch API refuses to build a Request with. Of them node:http hands a listener only
+ * TRACE: CONNECT goes to its own event, and TRACK does not parse.
+ */
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /**
@@ -23,7 +26,7 @@ function lazyBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
       async pull(controller) {
         if (chunks === undefined) {
           // A body parser mounted before this handler has taken the body: an error, not an empty body.
-          if (incoming.readableDidRead || incoming.readableEnded) throw new Error("request body was already read");
+          if (incoming.readableDidRead || incoming.readableEnded) throw bodyAlreadyReadError();
           chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
         }
         const next = await chunks.next();
@@ -44,11 +47,14 @@ function headersOf(incoming: IncomingMessage): Headers {
 
 function fetchRequest(incoming: IncomingMessage, url: URL): Result<Request, HttpProblem> {
   const method = incoming.method ?? "GET";
-  if (FETCH_FORBIDDEN_METHODS.has(method)) return err(nodeProblems.methodNotImplemented(method));
+  // The handler still routes such a method, as createNodeHandler does (405 on its paths, `next()`
+  // elsewhere): built as a GET that shows the real method. TRACE must not carry a body; one sent stays unread.
+  const forbidden = FETCH_FORBIDDEN_METHODS.has(method);
   try {
-    const body = method === "GET" || method === "HEAD" ? null : lazyBody(incoming);
+    const body = forbidden || method === "GET" || method === "HEAD" ? null : lazyBody(incoming);
     // `duplex: "half"` is what Node's fetch requires for a streamed request body.
-    return ok(new Request(url, { method, headers: headersOf(incoming), body, duplex: "half" } as RequestInit));
+    const request = new Request(url, { method: forbidden ? "GET" : method, headers: headersOf(incoming), body, duplex: "half" } as RequestInit);
+    return ok(forbidden ? Object.defineProperty(request, "method", { value: method }) : request);
   } catch {
     return err(problems.unreadableBody());
   }
@@ -68,7 +74,8 @@ function nodeHeaders(response: Response): OutgoingHttpHeaders {
 /**
  * A Fetch handler (such as `createFetchHandler`'s) as a node:http listener and Express or Fastify
  * middleware. The body is streamed to the handler as it reads it; the answer is written whole.
- * Given `next`, a request `createFetchHandler` has no route for is passed on untouched.
+ * Given `next`, a request `createFetchHandler` has no route for is passed on untouched. A TRACE,
+ * which the Fetch API cannot build, reaches the handler as a bodiless GET Request whose `method` is "TRACE".
  */
 export function toNodeHandler(handler: FetchHandler): NodeHandler {
   return async (incoming, outgoing, next) => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Ports, Requester } from "../../src/index.js";
 import { createFetchHandler, type HandlerOptions } from "../../src/http/index.js";
 import { createNodeHandler, toNodeHandler, type NodeHandler } from "../../src/node/index.js";
-import { restError } from "../http/expected-errors.js";
+import { connectError, restError } from "../http/expected-errors.js";
 import { openRaw, parseAnswers, sendRaw } from "../http/raw-http.js";
 import { tripwirePorts } from "../http/tripwire.js";
 import { instanceAdmin, testPorts } from "../operations/support/ports.js";
@@ -49,6 +49,15 @@ async function seen(response: Response): Promise<Seen> {
   }
   return { status: response.status, headers, body: await response.json() };
 }
+
+const CLOSE = { "content-type": "application/json", "cache-control": "no-store", connection: "close" };
+
+/** A JSON answer as `parseAnswers` reads it off a request sent with `Connection: close`. */
+function closingAnswer(status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): unknown {
+  return { status, headers: { ...CLOSE, ...extra, "content-length": String(Buffer.byteLength(JSON.stringify(body))) }, body };
+}
+
+const traceOf = (path: string): string => `TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
 
 /** Requests across the routes, the refusals and both wire styles, each with its own answer. */
 const REQUESTS: readonly (readonly [string, string, RequestInit])[] = [
@@ -126,6 +135,19 @@ describe.each(FRONTS)("%s as middleware", (front) => {
   });
 });
 
+describe.each(FRONTS)("%s as middleware, given TRACE", (front) => {
+  it("passes a path it has no route for to next() and answers its own paths 405", async () => {
+    const served = await serveNode(withNext(nodeHandler(front, testPorts(), { basePath: "/users-api" })));
+    started.push(served);
+    const outside = await sendRaw(served.port, traceOf("/shop/cart"));
+    const inside = await sendRaw(served.port, traceOf("/users-api/v2/users/human"));
+    expect([parseAnswers(outside.received).map(({ status, body }) => ({ status, body })), parseAnswers(inside.received)]).toEqual([
+      [{ status: 299, body: "next saw /shop/cart " }],
+      [closingAnswer(405, restError(12, "HTTP-m3th", 'method "TRACE" is not allowed here; use GET or POST'), { allow: "GET, POST" })],
+    ]);
+  });
+});
+
 describe.each(FRONTS)("%s with a base path", (front) => {
   it("serves the routes under it and answers 404 outside it", async () => {
     const { baseUrl } = await serve(nodeHandler(front, testPorts(), { basePath: "/users-api" }));
@@ -164,6 +186,127 @@ describe("a base path that could never match", () => {
     const message = `basePath must be empty or start with "/" and not end with "/", such as "/users-api"; got ${JSON.stringify(basePath)}`;
     expect(() => createNodeHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
     expect(() => createFetchHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
+  });
+});
+
+describe("a base path the URL parser would change", () => {
+  it.each([
+    ["/users api", "/users%20api"],
+    ["/benutzer-ü", "/benutzer-%C3%BC"],
+    ["/api/..", "/"],
+    ["/api/.", "/api/"],
+    ["/api/%2e%2E", "/"],
+    ['/a"b', "/a%22b"],
+    ["/a{b}", "/a%7Bb%7D"],
+    ["/a\\b", "/a/b"],
+    ["/a\tb", "/ab"],
+  ])("refuses %j at creation, naming what requests would show", (basePath, parsed) => {
+    const message =
+      `basePath must be written as it appears in request URLs, percent-encoded and without "." or ".." segments: ` +
+      `a request URL's path shows ${JSON.stringify(basePath)} as ${JSON.stringify(parsed)}`;
+    expect(() => createNodeHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
+    expect(() => createFetchHandler(testPorts(), { authenticate: () => instanceAdmin, basePath })).toThrow(new RangeError(message));
+  });
+
+  it.each(FRONTS)("%s serves one given percent-encoded, and one with characters the parser keeps", async (front) => {
+    const answers: unknown[] = [];
+    for (const basePath of ["/users%20api", "/benutzer-%C3%BC", "/a:b/~x!$&'()*+,;=@", "/a|b/%zz"]) {
+      const { baseUrl } = await serve(nodeHandler(front, testPorts(), { basePath }));
+      answers.push(await seen(await fetch(`${baseUrl}${basePath}/healthz`)));
+    }
+    const healthy = { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: { status: "SERVING" } };
+    expect(answers).toEqual([healthy, healthy, healthy, healthy]);
+  });
+});
+
+/** A create request with one header line for each Content-Type and each Authorization given, byte for byte. */
+function createWithRepeats(contentTypes: readonly string[], authorizations: readonly string[]): string {
+  const body = JSON.stringify(newUser);
+  const lines = [
+    "POST /v2/users/human HTTP/1.1",
+    "Host: 127.0.0.1",
+    ...contentTypes.map((type) => `Content-Type: ${type}`),
+    ...authorizations.map((token) => `Authorization: ${token}`),
+    "X-Zitadel-OrgId: acme",
+    `Content-Length: ${body.length}`,
+    "Connection: close",
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n${body}`;
+}
+
+/** The same request for the Fetch handler: Headers joins the copies as a Fetch runtime does. */
+function fetchCreateWithRepeats(contentTypes: readonly string[], authorizations: readonly string[]): Request {
+  const headers = new Headers({ "x-zitadel-orgid": "acme" });
+  for (const type of contentTypes) headers.append("content-type", type);
+  for (const token of authorizations) headers.append("authorization", token);
+  return new Request("http://127.0.0.1/v2/users/human", { method: "POST", headers, body: JSON.stringify(newUser) });
+}
+
+/** What each front end made of one request: its answer, and every Authorization `authenticate` saw. */
+interface RepeatAnswers {
+  readonly node: unknown;
+  readonly viaFetch: unknown;
+  readonly fetched: Seen;
+  readonly seenAuthorizations: readonly (string | undefined)[];
+  readonly touched: readonly string[];
+}
+
+describe("a request that repeats a header node:http keeps only the first of", () => {
+  /** The request sent to createNodeHandler, toNodeHandler and the Fetch handler, whose `authenticate` takes only "Bearer a". */
+  async function answers(contentTypes: readonly string[], authorizations: readonly string[]): Promise<RepeatAnswers> {
+    const tripwire = tripwirePorts();
+    const seenAuthorizations: (string | undefined)[] = [];
+    const check = (authorization: string | undefined): Requester | undefined => {
+      seenAuthorizations.push(authorization);
+      return authorization === "Bearer a" ? instanceAdmin : undefined;
+    };
+    const fetchHandler = createFetchHandler(tripwire.ports, { authenticate: (request) => check(request.headers.get("authorization") ?? undefined) });
+    const node = await serve(createNodeHandler(tripwire.ports, { authenticate: (request) => check(request.headers.authorization) }));
+    const viaFetch = await serve(toNodeHandler(fetchHandler));
+    const raw = createWithRepeats(contentTypes, authorizations);
+    return {
+      node: parseAnswers((await sendRaw(node.port, raw)).received),
+      viaFetch: parseAnswers((await sendRaw(viaFetch.port, raw)).received),
+      fetched: await seen(await fetchHandler(fetchCreateWithRepeats(contentTypes, authorizations))),
+      seenAuthorizations,
+      touched: tripwire.touched,
+    };
+  }
+
+  it("answers two Content-Type headers as the Fetch handler does: joined with \", \", not the first alone", async () => {
+    const body = restError(3, "HTTP-m3d1", 'content type "application/json, text/plain" is not supported; send application/json');
+    expect(await answers(["application/json", "text/plain"], ["Bearer a"])).toEqual({
+      node: [closingAnswer(415, body)],
+      viaFetch: [closingAnswer(415, body)],
+      fetched: { status: 415, headers: { "content-type": "application/json", "cache-control": "no-store" }, body },
+      seenAuthorizations: [],
+      touched: [],
+    });
+  });
+
+  it("hands authenticate two Authorization headers as the Fetch handler does: joined with \", \"", async () => {
+    const body = restError(16, "HTTP-4uth", "authentication required");
+    expect(await answers(["application/json"], ["Bearer a", "Bearer b"])).toEqual({
+      node: [closingAnswer(401, body)],
+      viaFetch: [closingAnswer(401, body)],
+      fetched: { status: 401, headers: { "content-type": "application/json", "cache-control": "no-store" }, body },
+      seenAuthorizations: ["Bearer a, Bearer b", "Bearer a, Bearer b", "Bearer a, Bearer b"],
+      touched: [],
+    });
+  });
+
+  it("passes such a request for a path it has no route for to next() with its headers as node:http parsed them", async () => {
+    let nextSaw: unknown;
+    const handler = createNodeHandler(testPorts(), { authenticate: () => instanceAdmin });
+    const served = await serveNode((request, response) =>
+      handler(request, response, () => {
+        nextSaw = [request.headers["content-type"], request.headers.authorization];
+        response.writeHead(299).end();
+      }),
+    );
+    started.push(served);
+    const exchange = await sendRaw(served.port, createWithRepeats(["application/json", "text/plain"], ["Bearer a", "Bearer b"]).replace("/v2/users/human", "/shop/cart"));
+    expect([parseAnswers(exchange.received).map((answer) => answer.status), nextSaw]).toEqual([[299], ["application/json", "Bearer a"]]);
   });
 });
 
@@ -208,33 +351,30 @@ describe.each(FRONTS)("%s reading bodies", (front) => {
     });
     started.push(served);
     const response = await fetch(`${served.baseUrl}/v2/users/human`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(newUser) });
-    const message = front === "createNodeHandler" ? "request body was already read by another handler before this one" : "request body could not be read";
-    expect(await seen(response)).toEqual({ status: 400, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(3, "HTTP-r34d", message) });
+    expect(await seen(response)).toEqual({
+      status: 400,
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+      body: restError(3, "HTTP-r34d", "request body was already read by another handler before this one"),
+    });
   });
 });
 
 describe.each(FRONTS)("%s given malformed requests", (front) => {
-  const CLOSE = { "content-type": "application/json", "cache-control": "no-store", connection: "close" };
-  const answer = (status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): unknown => ({
-    status,
-    headers: { ...CLOSE, ...extra, "content-length": String(Buffer.byteLength(JSON.stringify(body))) },
-    body,
-  });
   const withHost = (host: string): string => `POST /v2/users/human HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
-  const badHost = (host: string): unknown => answer(400, restError(3, "NODE-h0st", `Host header ${JSON.stringify(host)} is not a valid host`));
-  const trace =
-    front === "createNodeHandler"
-      ? answer(405, restError(12, "HTTP-m3th", 'method "TRACE" is not allowed here; use GET or POST'), { allow: "GET, POST" })
-      : answer(501, restError(12, "NODE-m3th", 'method "TRACE" is not implemented by this server'));
+  const badHost = (host: string): unknown => closingAnswer(400, restError(3, "NODE-h0st", `Host header ${JSON.stringify(host)} is not a valid host`));
 
   it.each([
-    ["TRACE", "TRACE /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", trace],
+    // TRACE, which a Fetch Request cannot carry, is routed as any other method the routes do not take.
+    ["TRACE", traceOf("/v2/users/human"), closingAnswer(405, restError(12, "HTTP-m3th", 'method "TRACE" is not allowed here; use GET or POST'), { allow: "GET, POST" })],
+    ["TRACE on a Connect path", traceOf("/zitadel.user.v2.UserService/AddHumanUser"), closingAnswer(405, connectError("unimplemented", "HTTP-m3th", 'method "TRACE" is not allowed here; use POST'), { allow: "POST" })],
+    ["TRACE on the health route", traceOf("/healthz"), closingAnswer(405, restError(12, "HTTP-m3th", 'method "TRACE" is not allowed here; use GET'), { allow: "GET" })],
+    ["TRACE on a path with no route", traceOf("/shop/cart"), closingAnswer(404, restError(5, "HTTP-r0ut", 'no operation at "/shop/cart"'))],
     ["a Host with a space", withHost("a b"), badHost("a b")],
     ["a Host with user info", withHost("user@127.0.0.1"), badHost("user@127.0.0.1")],
     ["a Host whose port is out of range", withHost("127.0.0.1:99999"), badHost("127.0.0.1:99999")],
-    ["two Host headers", "POST /v2/users/human HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n", answer(400, restError(3, "NODE-h0st", "request has more than one Host header"))],
-    ["the asterisk target", "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", answer(400, restError(3, "NODE-t4rg", 'request target "*" is neither a path nor an http URL'))],
-  ])("answers %s with a 4xx or 501 JSON error and keeps serving", async (_name, request, expected) => {
+    ["two Host headers", "POST /v2/users/human HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n", closingAnswer(400, restError(3, "NODE-h0st", "request has more than one Host header"))],
+    ["the asterisk target", "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", closingAnswer(400, restError(3, "NODE-t4rg", 'request target "*" is neither a path nor an http URL'))],
+  ])("answers %s with a 4xx JSON error and keeps serving", async (_name, request, expected) => {
     const tripwire = tripwirePorts();
     const served = await serve(nodeHandler(front, tripwire.ports));
     const exchange = await sendRaw(served.port, request);
