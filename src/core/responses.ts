@@ -119,8 +119,8 @@ export interface ListUsersResponse {
 /** `checkPassword`'s response body. */
 export interface CheckPasswordResponse {
   readonly userId: string;
-  /** The user must choose a new password before going on (`setPassword`). */
-  readonly passwordChangeRequired: boolean;
+  /** The user must choose a new password before going on (`setPassword`); left out when not. */
+  readonly passwordChangeRequired?: true;
   readonly details: ChangeDetails;
 }
 

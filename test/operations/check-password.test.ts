@@ -61,7 +61,6 @@ describe.each(kinds)("checkPassword on $name", (kind) => {
 
     expect((await checkPassword(ports, { loginName: "Bob@Must.Test", password: "Right-Password-1" }))._unsafeUnwrap()).toEqual({
       userId,
-      passwordChangeRequired: false,
       details: details(3, "must"),
     });
     expect((await checkPassword(ports, { loginName: "bob", password: "Right-Password-1" }))._unsafeUnwrapErr()).toEqual(WRONG);
@@ -106,7 +105,7 @@ describe.each(kinds)("checkPassword on $name", (kind) => {
       "user.human.password.check.failed",
       "user.human.password.check.failed",
     ]);
-    expect((await checkPassword(ports, { userId, password: "Right-Password-1" }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(8) });
+    expect((await checkPassword(ports, { userId, password: "Right-Password-1" }))._unsafeUnwrap()).toEqual({ userId, details: details(8) });
   });
 });
 
@@ -121,7 +120,6 @@ describe("checkPassword: who may call and what is checked first", () => {
 
     expect((await checkPassword(ports, { userId, password: "Right-Password-1" }, { requester: outsider }))._unsafeUnwrap()).toEqual({
       userId,
-      passwordChangeRequired: false,
       details: details(3),
     });
   });
@@ -179,7 +177,7 @@ describe("checkPassword: who may call and what is checked first", () => {
     const userId = await imported(ports, annWithHash(BCRYPT_HASH));
 
     for (const sequence of [3, 4]) {
-      expect((await checkPassword(ports, { userId, password: BCRYPT_PASSWORD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(sequence) });
+      expect((await checkPassword(ports, { userId, password: BCRYPT_PASSWORD }))._unsafeUnwrap()).toEqual({ userId, details: details(sequence) });
     }
     expect((await eventsOf(userId, 2)).map((stored) => stored.type)).toEqual(["user.human.password.check.succeeded", "user.human.password.check.succeeded"]);
     expect((await setPassword(ports, { userId, newPassword: { password: "A-new-Passw0rd!" }, currentPassword: BCRYPT_PASSWORD }))._unsafeUnwrapErr()).toEqual(

@@ -48,8 +48,8 @@ describe.each(kinds)("first login of each imported family on $name", (kind) => {
       hashedPassword: { value: vector.hash },
     });
 
-    expect((await checkPassword(ports, { loginName: userName, password }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(4) });
-    expect((await checkPassword(ports, { userId, password }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(5) });
+    expect((await checkPassword(ports, { loginName: userName, password }))._unsafeUnwrap()).toEqual({ userId, details: details(4) });
+    expect((await checkPassword(ports, { userId, password }))._unsafeUnwrap()).toEqual({ userId, details: details(5) });
     expect(await eventsOf(userId)).toEqual([
       event(userId, 1, "user.human.added", {
         userName,

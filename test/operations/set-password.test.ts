@@ -22,7 +22,7 @@ describe.each(kinds)("setPassword on $name", (kind) => {
 
     expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: OLD }))._unsafeUnwrap()).toEqual({ details: details(3) });
     expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.changed", { encodedHash: cheapHash(NEW), changeRequired: false })]);
-    expect((await checkPassword(ports, { userId, password: NEW }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(4) });
+    expect((await checkPassword(ports, { userId, password: NEW }))._unsafeUnwrap()).toEqual({ userId, details: details(4) });
     expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrapErr()).toEqual(WRONG);
   });
 
@@ -138,9 +138,9 @@ describe.each(kinds)("unlockUser on $name", (kind) => {
     for (let attempt = 0; attempt < 3; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
 
     expect((await unlockUser(ports, { userId }, { requester: member }))._unsafeUnwrap()).toEqual({ details: details(7) });
-    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(8) });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, details: details(8) });
     for (let attempt = 0; attempt < 2; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
-    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, passwordChangeRequired: false, details: details(11) });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrap()).toEqual({ userId, details: details(11) });
     expect(await eventsOf(userId, 6)).toEqual([
       event(userId, 7, "user.unlocked"),
       event(userId, 8, "user.human.password.check.succeeded"),
