@@ -6,6 +6,7 @@ import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { portFailure } from "./commands/port-call.js";
 import { checkConfiguration } from "./config-check.js";
 import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
+import { checkedClock } from "./defaults/checked-clock.js";
 import { checkedIds } from "./defaults/checked-ids.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
@@ -85,8 +86,9 @@ function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
     directory: cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
     userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
     outbox: storage.outbox,
-    // The default makes only good ids; the host's are checked as they are drawn.
+    // The default makes only good ids; the host's are checked as they are drawn, and its times as they are read.
     ids: ports.ids === undefined ? defaultIds : checkedIds(ports.ids),
+    clock: checkedClock(ports.clock),
     random: ports.random ?? webCryptoRandom,
     authorizer: ports.authorizer ?? defaultAuthorizer,
     keys: ports.keys ?? processKeys(),

@@ -305,4 +305,18 @@ describe("importHumanUser: failing ports", () => {
     expect((await importHumanUser(brokenClock, minimalImport(), context))._unsafeUnwrapErr()).toEqual(INTERNAL);
     expect([brokenIds.storage.snapshot(), brokenClock.storage.snapshot()]).toEqual([EMPTY, EMPTY]);
   });
+
+  it.each([
+    ["an invalid date", new Date(Number.NaN), "ports.clock.now() gave no valid time"],
+    ["a time after year 9999", new Date(Date.UTC(10_000, 0, 1)), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
+    ["a time before year 0000", new Date(-62_167_219_200_001), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
+    ["a number", 1_700_000_000_000, "ports.clock.now() gave no valid time"],
+  ])("answers 13, writing nothing and logging why, when the clock gives %s", async (_, now, cause) => {
+    const logged: unknown[] = [];
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>) => void logged.push(fields["err"]) };
+    const ports = importPorts({ clock: { now: () => now as Date }, logger });
+    expect((await importHumanUser(ports, minimalImport(), context))._unsafeUnwrapErr()).toEqual(INTERNAL);
+    expect(logged).toEqual([new Error(cause)]);
+    expect(ports.storage.snapshot()).toEqual(EMPTY);
+  });
 });

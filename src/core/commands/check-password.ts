@@ -41,7 +41,7 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
       // A hasher that fails must not fail a good login: the old hash stays, and is upgraded next time.
       if (rehashed.isOk()) events.push({ type: "user.human.password.hash.updated", payload: { encodedHash: rehashed.value } });
     }
-    // Left out when false, as every false on the wire (SPEC section 2).
+    // Left out when false, as every false on the wire is.
     const required = stored.changeRequired ? ({ passwordChangeRequired: true } as const) : {};
     return ok({ userId, events, respond: (facts) => ok({ userId, ...required, ...changeResponse(facts) }) });
   },

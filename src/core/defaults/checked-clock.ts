@@ -1,0 +1,22 @@
+import type { Clock } from "../../ports/clock.js";
+
+/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants RFC 3339's four-digit years can write. */
+const FIRST_WRITABLE_MS = -62_167_219_200_000;
+const LAST_WRITABLE_MS = 253_402_300_799_999;
+
+/**
+ * The host's clock, each time checked before it is used: a time that is no Date, or that RFC 3339
+ * cannot write (a date beyond year 9999 prints as "+010000-..."), throws, so the call answers 13
+ * with the cause logged, as for a clock that throws, and nothing is written.
+ */
+export function checkedClock(clock: Clock): Clock {
+  return {
+    now() {
+      const now: unknown = clock.now();
+      const ms = now instanceof Date ? now.getTime() : Number.NaN;
+      if (Number.isNaN(ms)) throw new Error("ports.clock.now() gave no valid time");
+      if (ms < FIRST_WRITABLE_MS || ms > LAST_WRITABLE_MS) throw new Error("ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes");
+      return now as Date;
+    },
+  };
+}
