@@ -18,6 +18,8 @@ export interface PgQueryable {
 }
 
 export interface PgClientLike extends PgQueryable {
+  /** The server process behind the connection (`pg` sets it at connect): what a cancel names. */
+  readonly processID?: number | null;
   /** `pg` destroys the connection instead of reusing it when given an error. */
   release(destroy?: boolean | Error): void;
   on?(event: "error", listener: (error: Error) => void): unknown;

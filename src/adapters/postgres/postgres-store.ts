@@ -133,8 +133,9 @@ export interface PostgresStore extends SqlStore {
  * A `Storage` on PostgreSQL through a `pg` pool: one transaction per user write, uniqueness held by
  * the database's own unique index, the outbox handed out with `FOR UPDATE SKIP LOCKED`. Run
  * `migrate(pool)` once before use. Connection failures, and waits beyond `connectTimeoutMs` (default
- * 5 s) or `statementTimeoutMs` (default 10 s), reject with `StorageUnavailableError`. Throws a
- * `RangeError` for a timeout out of range.
+ * 5 s) or `statementTimeoutMs` (default 10 s), reject with `StorageUnavailableError`; a statement
+ * past its timeout is first cancelled on the server, and waited for one more timeout, so that a
+ * write the caller is told failed does not commit later. Throws a `RangeError` for a timeout out of range.
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const prepared = options.preparedStatements ?? true;
