@@ -138,6 +138,22 @@ describe.skipIf(url === undefined)(`an organization id no database can hold${nee
 describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () => {
   const server = url ?? "";
 
+  it("refuses a schema a newer version of the library migrated, changing nothing", async () => {
+    const schema = await schemaPool(server, "migrate_newer");
+    try {
+      await migrate(schema.pool);
+      const newest = Math.max(...migrations.map((migration) => migration.version));
+      await schema.pool.query("INSERT INTO human_users_schema_migrations (version, name) VALUES ($1, 'from a newer release')", [newest + 95]);
+      await expect(migrate(schema.pool)).rejects.toThrow(
+        new Error(`the database's human-users schema is at version ${newest + 95}, newer than this version of human-users knows (${newest}): upgrade human-users before using this database`),
+      );
+      const recorded = await schema.pool.query("SELECT version FROM human_users_schema_migrations ORDER BY version");
+      expect(recorded.rows.map((row: { version: number }) => row.version)).toEqual([...migrations.map((migration) => migration.version), newest + 95]);
+    } finally {
+      await schema.drop();
+    }
+  });
+
   it("applies each version once, records it, and is safe to run again and in parallel", async () => {
     const schema = await schemaPool(server, "migrate");
     const others = [new pg.Pool({ connectionString: server, options: `-c search_path=${schema.schema}` }), new pg.Pool({ connectionString: server, options: `-c search_path=${schema.schema}` })];

@@ -18,6 +18,7 @@ export interface MigrationReport {
  * Applies the migrations the database lacks, all in one transaction, recording each version in
  * `human_users_schema_migrations`. Safe to run twice and from several processes at once: an advisory
  * lock per schema makes concurrent callers wait, and the later ones find nothing left to do.
+ * Rejects, changing nothing, for a schema a newer release migrated (a version it does not know).
  */
 export async function runMigrations(db: SqlDatabase, migrations: readonly Migration[] = shippedMigrations): Promise<MigrationReport> {
   return db.transaction(async (tx) => {
@@ -29,6 +30,13 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     )`);
     const done = await tx.query("SELECT version FROM human_users_schema_migrations");
     const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
+    // A schema a newer release migrated may have changed in ways this one does not know: refused
+    // (the transaction rolls back), rather than written to as if it were this release's.
+    const known = Math.max(0, ...migrations.map((migration) => migration.version));
+    const newest = Math.max(0, ...doneVersions);
+    if (newest > known) {
+      throw new Error(`the database's human-users schema is at version ${newest}, newer than this version of human-users knows (${known}): upgrade human-users before using this database`);
+    }
     const applied: number[] = [];
     const foldedTogether: UsernamesFoldedTogether[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
