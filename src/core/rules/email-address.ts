@@ -1,18 +1,16 @@
-// A dot-atom local part (RFC 5322 atext) and a domain of letter-digit-hyphen labels, at least two.
-// Display names ("Ann <ann@example.com>"), quoted local parts, comments and IP literals are refused:
-// an address here is something a user types into a sign-up form.
+// An address as RFC 5322's addr-spec writes it, with RFC 6532's Unicode, and nothing around it:
+// what ZITADEL accepts (Go's mail.ParseAddress, refusing a display name). The local part is a
+// dot-atom or a quoted string; the domain a dot-atom (one label is enough: `ann@localhost`) or a
+// literal (`ann@[192.0.2.1]`). Display names, angle brackets, comments and line breaks are refused.
 const ATEXT = "[\\p{L}\\p{M}\\p{N}!#$%&'*+/=?^_`{|}~-]";
-const LOCAL_PART = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*$`, "u");
-const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
+const DOT_ATOM = `${ATEXT}+(?:\\.${ATEXT}+)*`;
+// qtext or a quoted pair, at least one character; no control characters.
+const QUOTED_STRING = '"(?:[^"\\\\\\p{Cc}]|\\\\[^\\p{Cc}])+"';
+// dtext: printable characters other than brackets, backslash and white space.
+const DOMAIN_LITERAL = "\\[[^\\[\\]\\\\\\s\\p{Cc}]*\\]";
+const ADDRESS = new RegExp(`^(?:${DOT_ATOM}|${QUOTED_STRING})@(?:${DOT_ATOM}|${DOMAIN_LITERAL})$`, "u");
 
-/** True for a plain address such as `ann.lee+news@example.co.uk`. */
+/** True for an address such as `ann.lee+news@example.co.uk`, `ann@localhost` or `"ann lee"@example.com`. */
 export function isEmailAddress(address: string): boolean {
-  const at = address.lastIndexOf("@");
-  if (at <= 0 || at === address.length - 1) return false;
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (local.length > 64 || domain.length > 253) return false;
-  if (!LOCAL_PART.test(local)) return false;
-  const labels = domain.split(".");
-  return labels.length >= 2 && labels.every((label) => DOMAIN_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1] ?? "");
+  return ADDRESS.test(address);
 }
