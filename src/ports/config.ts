@@ -72,7 +72,7 @@ export interface HumanUsersConfig {
 export interface RequestLimits {
   /** Entries in `createHumanUser`'s `metadata`. A longer list is one violation, its entries unchecked. Default 1000. */
   readonly maxMetadataEntries?: number;
-  /** Identity-provider links: `idpLinks` (`createHumanUser`), `idps` (`importHumanUser`). Default 20. */
+  /** Identity-provider links: `idpLinks` (`createHumanUser`), `idps` (`importHumanUser`). Default 1000. */
   readonly maxIdentityProviderLinks?: number;
   /** Field violations listed in one error body; validation stops once more are found. Default 100. */
   readonly maxFieldViolations?: number;
@@ -117,6 +117,9 @@ export interface LanguageMessages {
  */
 export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
 
+/** `DeliverySettings.leaseSeconds` when not given; the configuration check compares the send time limit with it. */
+export const defaultLeaseSeconds = 300;
+
 /** How the outbox retries. Every member optional; defaults in docs/mail.md. Counts are whole numbers, 1 or more; seconds are above 0. */
 export interface DeliverySettings {
   /** Attempts before a notification is dead. Default 10. */
@@ -127,6 +130,12 @@ export interface DeliverySettings {
   readonly maxBackoffSeconds?: number;
   /** How long a leased notification stays hidden from other workers. Default 300. */
   readonly leaseSeconds?: number;
+  /**
+   * How long one `mailer.send` or `sms.send` may take before the attempt counts as failed (and is
+   * retried; a late success means the message goes twice). Below `leaseSeconds`, or the check
+   * answers 9. Default 60, or half the lease when the lease is shorter than 120.
+   */
+  readonly sendTimeoutSeconds?: number;
   /** Notifications leased per round. Default 50. */
   readonly batchSize?: number;
   /** Messages handed over at the same time within a round. Default 4. */

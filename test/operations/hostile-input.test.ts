@@ -176,14 +176,14 @@ describe("error amplification", () => {
     );
   });
 
-  it("takes 20 identity-provider links and refuses 21, in both operations", async () => {
-    expect((await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(20) }, context)).isOk()).toBe(true);
-    expect((await importHumanUser(ports(), { ...minimalImport(), idps: idps(20) }, context)).isOk()).toBe(true);
-    expect(await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(21) }, context)).toEqual(
-      err(invalidBody([{ field: "idpLinks", description: "must have at most 20 entries" }])),
+  it("takes 1000 identity-provider links and refuses 1001, in both operations", async () => {
+    expect((await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(1000) }, context)).isOk()).toBe(true);
+    expect((await importHumanUser(ports(), { ...minimalImport(), idps: idps(1000) }, context)).isOk()).toBe(true);
+    expect(await createHumanUser(ports(), { ...create(), idpLinks: idpLinks(1001) }, context)).toEqual(
+      err(invalidBody([{ field: "idpLinks", description: "must have at most 1000 entries" }])),
     );
-    expect(await importHumanUser(ports(), { ...minimalImport(), idps: idps(21) }, context)).toEqual(
-      err(invalidBody([{ field: "idps", description: "must have at most 20 entries" }])),
+    expect(await importHumanUser(ports(), { ...minimalImport(), idps: idps(1001) }, context)).toEqual(
+      err(invalidBody([{ field: "idps", description: "must have at most 1000 entries" }])),
     );
   });
 
@@ -254,7 +254,7 @@ describe("values JSON cannot produce (programmatic callers)", () => {
       err(invalidBody([{ field: "metadata", description: "must have at most 1000 entries" }])),
     );
     expect(await importHumanUser(ports(), { ...minimalImport(), idps: new Array(4_000_000) }, context)).toEqual(
-      err(invalidBody([{ field: "idps", description: "must have at most 20 entries" }])),
+      err(invalidBody([{ field: "idps", description: "must have at most 1000 entries" }])),
     );
     expect(await createHumanUser(ports(), { ...create(), extra: new Array(4_000_000) }, context)).toEqual(created);
   });

@@ -6,12 +6,13 @@ export type ResolvedRequestLimits = Required<RequestLimits>;
 
 /**
  * Far above what a real user has: ZITADEL sets no number, and a user with more than a handful of
- * metadata keys or linked identity providers is rare. At 1000 entries of up to 500,000 characters
+ * metadata keys or linked identity providers is rare. Above the violation cap, so that a list's
+ * entries are checked, and reported, up to the cap before its length is held against it. At 1000 entries of up to 500,000 characters
  * the body size limit of any HTTP host binds long before the list limit does.
  */
 export const defaultRequestLimits: ResolvedRequestLimits = Object.freeze({
   maxMetadataEntries: 1000,
-  maxIdentityProviderLinks: 20,
+  maxIdentityProviderLinks: 1000,
   maxFieldViolations: DEFAULT_MAX_FIELD_VIOLATIONS,
 });
 
