@@ -17,8 +17,8 @@ const rules = (limits: Parameters<typeof resolveRequestLimits>[0]): RulesContext
 });
 
 describe("request limits", () => {
-  it("default to 1000 metadata entries, 20 identity-provider links and 100 listed violations", () => {
-    expect(resolveRequestLimits(undefined)).toEqual({ maxMetadataEntries: 1000, maxIdentityProviderLinks: 20, maxFieldViolations: 100 });
+  it("default to 1000 metadata entries, 1000 identity-provider links and 100 listed violations", () => {
+    expect(resolveRequestLimits(undefined)).toEqual({ maxMetadataEntries: 1000, maxIdentityProviderLinks: 1000, maxFieldViolations: 100 });
     expect(resolveRequestLimits({})).toEqual(defaultRequestLimits);
   });
 
