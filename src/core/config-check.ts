@@ -4,11 +4,12 @@
 // quietly replaced by a default.
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
+import { defaultLeaseSeconds } from "../ports/config.js";
 import type { Ports } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";
 import { invalidConfiguration } from "./errors/user-errors.js";
-import { LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
+import { isHttpUrl, LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
 import { keysProblems } from "./secrets/key-check.js";
 
@@ -139,13 +140,7 @@ function checkCodes(problems: Problems, value: unknown): void {
 
 /** Whether links can start with `origin`: an absolute http(s) URL, nothing after its path. */
 function isLinkOrigin(origin: unknown): boolean {
-  if (typeof origin !== "string" || !/^https?:\/\//i.test(origin)) return false;
-  try {
-    const url = new URL(origin);
-    return url.hostname !== "" && url.search === "" && url.hash === "" && !origin.includes("#") && !origin.includes("?");
-  } catch {
-    return false;
-  }
+  return typeof origin === "string" && isHttpUrl(origin) && !origin.includes("#") && !origin.includes("?");
 }
 
 /** The problem of an origin named `name` (`config.origin`, `context.origin`, a handler's `origin`), or undefined when links can start with it. */
@@ -202,13 +197,22 @@ function checkDelivery(problems: Problems, value: unknown): void {
     const setting = delivery[name];
     if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.delivery.${name} must be a whole number, 1 or more`);
   }
-  for (const name of ["initialBackoffSeconds", "maxBackoffSeconds", "leaseSeconds"]) {
+  for (const name of ["initialBackoffSeconds", "maxBackoffSeconds", "leaseSeconds", "sendTimeoutSeconds"]) {
     const setting = delivery[name];
     if (setting !== undefined && !isPositive(setting)) problems.add(`config.delivery.${name} must be a number of seconds above 0`);
   }
   const { initialBackoffSeconds: initial, maxBackoffSeconds: max } = delivery;
   if (isPositive(initial) && isPositive(max) && max < initial) {
     problems.add("config.delivery.maxBackoffSeconds must not be below config.delivery.initialBackoffSeconds");
+  }
+  // Without a limit of its own the send gets one below the lease; a given one must be below it too.
+  const { sendTimeoutSeconds: limit, leaseSeconds: given } = delivery;
+  const lease = given === undefined ? defaultLeaseSeconds : given;
+  if (isPositive(limit) && isPositive(lease) && limit >= lease) {
+    problems.add(
+      `config.delivery.sendTimeoutSeconds must be below config.delivery.leaseSeconds (${lease}): ` +
+        "a send still running when its lease ends can be sent again by another process",
+    );
   }
 }
 

@@ -338,6 +338,10 @@ describe("URL templates", () => {
     ["ftp://app.test/{{.Code}}", "must give an absolute http or https URL"],
     ["javascript:alert({{.Code}})", "must give an absolute http or https URL"],
     ["{{.OrgID}}://x", "must give an absolute http or https URL"],
+    // No host: the URL parser would read the first path segment (the code) as one.
+    ["https:///{{.Code}}", "must give an absolute http or https URL"],
+    ["https:////app.test/{{.Code}}", "must give an absolute http or https URL"],
+    ["http://", "must give an absolute http or https URL"],
   ])("refuses %j", async (template, description) => {
     const { result, ports } = await send(template);
     expect(result).toEqual(err(invalidBody([{ field: "email.sendCode.urlTemplate", description }])));

@@ -61,8 +61,11 @@ export function renderUrlTemplate(template: UrlTemplate, values: Readonly<Partia
   return out;
 }
 
-function isHttpUrl(text: string): boolean {
-  if (!/^https?:\/\//i.test(text)) return false;
+/** True for an absolute http or https URL with a host, written out as such (not "https:///host"). */
+export function isHttpUrl(text: string): boolean {
+  // The authority must be there as written: for "https:///x" the URL parser skips the extra
+  // slashes and takes "x" (here the code) as the host.
+  if (!/^https?:\/\/[^/\\?#]/i.test(text)) return false;
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
