@@ -373,6 +373,18 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.userLog.loadEvents("nobody")).toEqual([]);
       }));
 
+      it("keeps the milliseconds of event times, of new and of existing users", withStore(async ({ storage, snapshot }) => {
+        const timed = (events: readonly StoredEvent[], times: readonly string[]) => events.map((event, index) => ({ ...event, createdAt: times[index] ?? event.createdAt }));
+        const created = newUserAppend("u1", { events: 3 });
+        const first = { ...created, events: timed(created.events, ["2030-01-01T00:00:00.123Z", "2030-01-01T00:00:00.007Z", "2030-01-01T00:00:01.990Z"]) };
+        expect(await storage.userLog.append(first)).toEqual({ ok: true });
+        const changed = existingUserAppend("u1", 3);
+        const second = { ...changed, events: timed(changed.events, ["2030-01-01T00:00:02.456Z"]) };
+        expect(await storage.userLog.append(second)).toEqual({ ok: true });
+        expect(await storage.userLog.loadEvents("u1")).toEqual([...first.events, ...second.events]);
+        expect((await snapshot()).events).toEqual([...first.events, ...second.events]);
+      }));
+
       it("keeps the events of many users apart", withStore(async ({ storage }) => {
         const users = ["a", "b", "c", "d"];
         await Promise.all(users.map((userId) => storage.userLog.append(newUserAppend(userId, { events: 3 }))));
@@ -401,6 +413,33 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           expect(await storage.userLog.append(stale)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
         }
         expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
+      it("keeps the claims an append gives up, and leaves the ones it takes free, when it is refused for a moved sequence", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2, claims: [usernameClaim("old-name")] }));
+        const before = inAnyClaimOrder(await snapshot());
+        const stale = existingUserAppend("u1", 1, { claims: [usernameClaim("new-name")], releasedClaims: [usernameClaim("old-name")] });
+        expect(await storage.userLog.append(stale)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+        expect(await storage.userLog.findHeldClaims([usernameClaim("old-name"), usernameClaim("new-name")])).toEqual([usernameClaim("old-name")]);
+        expect(await storage.userLog.findClaimHolder(usernameClaim("old-name"))).toBe("u1");
+      }));
+
+      it("writes the notifications of an append to an existing user, whole and due, and none of one refused", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        await storage.userLog.append(newUserAppend("u2"));
+        const before = inAnyClaimOrder(await snapshot());
+        const notifications = [notificationOf("u1", "org-a", 1), notificationOf("u1", "org-a", 2)];
+        const stale = existingUserAppend("u1", 1, { notifications });
+        expect(await storage.userLog.append(stale)).toEqual({ ok: false, reason: "sequence-conflict", actualSequence: 2 });
+        const taken = existingUserAppend("u1", 2, { claims: [usernameClaim("u2-name")], notifications });
+        expect(await storage.userLog.append(taken)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("u2-name") });
+        const ghost = existingUserAppend("ghost", 2, { notifications: [notificationOf("ghost", "org-a", 0)] });
+        expect(await storage.userLog.append(ghost)).toEqual({ ok: false, reason: "user-not-found" });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+        expect(await storage.userLog.append(existingUserAppend("u1", 2, { notifications }))).toEqual({ ok: true });
+        expect((await snapshot()).notifications).toEqual([...before.notifications, ...notifications.map(pendingRecord)]);
+        expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1), pending("u1-n2", "u1", 2), pending("u2-n0", "u2", 0)]);
       }));
 
       it("checks an existing user's sequence before its claims", withStore(async ({ storage }) => {
@@ -494,12 +533,22 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         );
       }));
 
-      it("hands out at most `limit` notifications per call, and each only once", withStore(async ({ storage }) => {
-        await storage.userLog.append(newUserAppend("u1", { notifications: 5 }));
-        const batches = [await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2), await lease(storage, 0, 2)];
-        expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1, 0]);
-        expect(byId(batches.flat()).map((notification) => notification.id)).toEqual(["u1-n0", "u1-n1", "u1-n2", "u1-n3", "u1-n4"]);
-        expect(await lease(storage, 0, 0)).toEqual([]);
+      for (const [asked, ids] of [["", undefined], [" of the ids asked", ["u1-n4", "u1-n3", "u1-n2", "u1-n1", "u1-n0", "missing"]]] as const) {
+        it(`hands out at most \`limit\` notifications per call${asked}, and each only once`, withStore(async ({ storage }) => {
+          await storage.userLog.append(newUserAppend("u1", { notifications: 5 }));
+          expect(await lease(storage, 0, 0, ids)).toEqual([]);
+          const batches = [await lease(storage, 0, 2, ids), await lease(storage, 0, 2, ids), await lease(storage, 0, 2, ids), await lease(storage, 0, 2, ids)];
+          expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1, 0]);
+          expect(byId(batches.flat()).map((notification) => notification.id)).toEqual(["u1-n0", "u1-n1", "u1-n2", "u1-n3", "u1-n4"]);
+        }));
+      }
+
+      it("hands out due notifications in writing order, the oldest first", withStore(async ({ storage }) => {
+        // u2 is written first: writing order is not the order of the ids.
+        await storage.userLog.append(newUserAppend("u2", { notifications: 3 }));
+        await storage.userLog.append(newUserAppend("u1", { notifications: 2 }));
+        expect(await lease(storage, 0, 2)).toEqual([pending("u2-n0", "u2", 0), pending("u2-n1", "u2", 1)]);
+        expect(await lease(storage, 0)).toEqual([pending("u2-n2", "u2", 2), pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
       }));
 
       it("hands out only the asked ids when `ids` is given", withStore(async ({ storage }) => {
@@ -517,13 +566,37 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, LEASE_MS)).toEqual([pending("u1-n0", "u1", 0)]);
       }));
 
-      it("never hands one notification to two parallel callers", withStore(async ({ storage }) => {
-        await Promise.all(["u1", "u2", "u3", "u4"].map((userId) => storage.userLog.append(newUserAppend(userId, { notifications: 5 }))));
-        const batches = await Promise.all(Array.from({ length: 8 }, () => lease(storage, 0, 3)));
-        const ids = batches.flat().map((notification) => notification.id);
-        expect(new Set(ids).size).toBe(ids.length);
-        expect(ids.sort()).toEqual(["u1", "u2", "u3", "u4"].flatMap((userId) => [0, 1, 2, 3, 4].map((index) => `${userId}-n${index}`)).sort());
+      it("hides a leased notification until the end of the lease asked for, however long", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
+        const leaseUntil = async (nowMs: number, untilMs: number) => {
+          expect(await storage.outbox.lease({ now: at(nowMs), limit: 100, leaseUntil: at(untilMs) })).toEqual([pending("u1-n0", "u1", 0)]);
+          expect((await snapshot()).notifications).toEqual(write.notifications.map((notification) => ({ ...pendingRecord(notification), leasedUntil: at(untilMs).toISOString() })));
+        };
+        await leaseUntil(0, 5 * LEASE_MS);
+        expect(await lease(storage, 5 * LEASE_MS - 1)).toEqual([]);
+        expect(await lease(storage, 5 * LEASE_MS - 1, 100, ["u1-n0"])).toEqual([]);
+        await leaseUntil(5 * LEASE_MS, 5 * LEASE_MS + 10_000);
+        expect(await lease(storage, 5 * LEASE_MS + 9_999)).toEqual([]);
+        expect(await lease(storage, 5 * LEASE_MS + 10_000)).toEqual([pending("u1-n0", "u1", 0)]);
       }));
+
+      const parallelUsers = ["u1", "u2", "u3", "u4"];
+      const idsOf = (userId: string) => [0, 1, 2, 3, 4].map((index) => `${userId}-n${index}`);
+
+      for (const [asked, leaseOne] of [
+        ["", (storage: Storage) => lease(storage, 0, 3)],
+        // Each caller asks for two users' notifications by id: each notification is asked for by four callers.
+        [", also when they ask for it by id", (storage: Storage, caller: number) => lease(storage, 0, 100, [caller, caller + 1].flatMap((index) => idsOf(parallelUsers[index % 4] ?? "")))],
+      ] as const) {
+        it(`never hands one notification to two parallel callers${asked}`, withStore(async ({ storage }) => {
+          await Promise.all(parallelUsers.map((userId) => storage.userLog.append(newUserAppend(userId, { notifications: 5 }))));
+          const batches = await Promise.all(Array.from({ length: 8 }, (_, caller) => leaseOne(storage, caller)));
+          const ids = batches.flat().map((notification) => notification.id);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids.sort()).toEqual(parallelUsers.flatMap(idsOf).sort());
+        }));
+      }
 
       it("writes an append's notifications leased to the writer when it asks, and hands them out once the lease is over", withStore(async ({ storage, snapshot }) => {
         const write = { ...newUserAppend("u1", { notifications: 2 }), leaseNotificationsUntil: at(LEASE_MS) };

@@ -144,9 +144,10 @@ export interface ExistingUserOptions {
   readonly events?: number;
   readonly claims?: readonly UniqueClaim[];
   readonly releasedClaims?: readonly UniqueClaim[];
+  readonly notifications?: readonly OutboxNotification[];
 }
 
-/** An append to an existing user: `events` events numbered after `expectedSequence`, claims taken and given up, no notifications. */
+/** An append to an existing user: `events` events numbered after `expectedSequence`, claims taken and given up, `notifications` (default none). */
 export function existingUserAppend(userId: string, expectedSequence: number, options: ExistingUserOptions = {}): UserAppend {
   const orgId = options.orgId ?? "org-a";
   return {
@@ -156,7 +157,7 @@ export function existingUserAppend(userId: string, expectedSequence: number, opt
     events: range(options.events ?? 1).map((index) => eventOf(userId, orgId, expectedSequence + index + 1)),
     claims: options.claims ?? [],
     ...(options.releasedClaims !== undefined ? { releasedClaims: options.releasedClaims } : {}),
-    notifications: [],
+    notifications: options.notifications ?? [],
     listing: listingOf(userId, orgId, expectedSequence + (options.events ?? 1)),
   };
 }
