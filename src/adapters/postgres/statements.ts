@@ -176,11 +176,14 @@ const outboxColumns = `id, kind, user_id, org_id, recipient, code, link, locale,
 
 /**
  * Due: pending, not leased (or the lease is over), not waiting for a retry. `SKIP LOCKED` lets
- * parallel workers each take different rows instead of waiting for or doubling each other.
+ * parallel workers each take different rows instead of waiting for or doubling each other. The
+ * rows are handed out in writing order: an UPDATE returns them in whatever order its join found
+ * them (a hash join once the outbox is large), so they are sorted again after it.
  * $1 now, $2 lease end, $3 limit, then the filter's parameters.
  */
 function leaseSql(filter: string): string {
   return `
+WITH leased AS (
 UPDATE human_users_outbox AS o SET leased_until = $2::timestamptz
 FROM (
   SELECT position FROM human_users_outbox
@@ -194,7 +197,9 @@ FROM (
 ) AS due
 WHERE o.position = due.position
 -- Unqualified names are o's: the subquery yields only "position".
-RETURNING ${outboxColumns}`;
+RETURNING o.position AS lease_order, ${outboxColumns}
+)
+SELECT * FROM leased ORDER BY lease_order`;
 }
 
 export const leaseDueSql = leaseSql("");
