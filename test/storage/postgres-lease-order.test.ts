@@ -28,7 +28,7 @@ describe.skipIf(url === undefined)(`leasing from a large outbox on PostgreSQL${n
       const byIds = await subject.storage.outbox.lease({ now, limit: 300, leaseUntil, ids: [...wanted].reverse() });
       expect(byIds.map((notification) => notification.id)).toEqual(wanted);
     } finally {
-      await subject.close();
+      await subject.close?.();
     }
   });
 });
