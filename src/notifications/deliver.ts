@@ -51,17 +51,39 @@ function senderFor(ports: DeliveryPorts, rendered: RenderedNotification): (() =>
   return sms === undefined ? undefined : () => sms.send(rendered.message);
 }
 
-async function handOver(ports: DeliveryPorts, rendered: RenderedNotification): Promise<Attempt> {
+const maxTimerMs = 2 ** 31 - 1;
+
+/** A send that had not settled when its time was up; it may still complete, so the message may arrive twice. */
+class SendTimeoutError extends Error {
+  override readonly name = "SendTimeoutError";
+}
+
+/**
+ * `send`, rejected once `seconds` have passed: a send that never settles must not hold the caller
+ * (an operation awaiting its mail, the worker's round) for good. Its timer ends with the send.
+ */
+function withinTimeLimit(send: () => Promise<void>, seconds: number, name: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    // Beyond 2^31 - 1 ms (some 24 days, for a lease longer still) setTimeout would fire at once.
+    const ms = Math.min(seconds * 1000, maxTimerMs);
+    timer = setTimeout(() => reject(new SendTimeoutError(`${name} did not settle within ${seconds} s`)), ms);
+  });
+  // `then` turns a sender that throws synchronously into a rejection.
+  return Promise.race([Promise.resolve().then(send), expired]).finally(() => clearTimeout(timer));
+}
+
+async function handOver(ports: DeliveryPorts, rendered: RenderedNotification, sendTimeoutSeconds: number): Promise<Attempt> {
   const send = senderFor(ports, rendered);
   if (send === undefined) {
     // Not dropped: the SMS port may be configured again before the attempts run out.
     return { ok: false, error: "no SMS sender configured (ports.sms): the phone code cannot be sent", permanent: false, setup: "sms-sender-missing" };
   }
   try {
-    // `then` turns a sender that throws synchronously into a rejection.
+    const name = rendered.channel === "mail" ? "mailer.send" : "sms.send";
+    const limited = () => withinTimeLimit(send, sendTimeoutSeconds, name);
     const telemetry = ports.telemetry;
-    if (telemetry === undefined) await Promise.resolve().then(send);
-    else await telemetry.span(rendered.channel === "mail" ? "mailer.send" : "sms.send", {}, () => Promise.resolve().then(send));
+    await (telemetry === undefined ? limited() : telemetry.span(name, {}, limited));
     return { ok: true };
   } catch (cause) {
     const error = describeError(cause);
@@ -75,13 +97,13 @@ function isMailerSetup(cause: unknown): boolean {
 }
 
 /** Not async: a message that cannot be made is answered without a promise, and a hand-over's promise is passed on as it is. */
-function attemptDelivery(ports: DeliveryPorts, notification: PendingNotification, now: Date): Attempt | Promise<Attempt> {
+function attemptDelivery(round: Round, notification: PendingNotification, now: Date): Attempt | Promise<Attempt> {
   if (Date.parse(notification.expiresAt) <= now.getTime()) {
     return { ok: false, error: "the code expired before it could be delivered", permanent: true };
   }
-  const rendered = renderNotification(notification, ports.config?.messages);
+  const rendered = renderNotification(notification, round.ports.config?.messages);
   if (rendered.isErr()) return { ok: false, error: rendered.error, permanent: true };
-  return handOver(ports, rendered.value);
+  return handOver(round.ports, rendered.value, round.settings.sendTimeoutSeconds);
 }
 
 interface Round {
@@ -155,7 +177,7 @@ const DEAD_WARNING = "human-users: a notification is dead: its code will not rea
 
 async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.ports.clock.now();
-  const attempt = await attemptDelivery(round.ports, notification, startedAt);
+  const attempt = await attemptDelivery(round, notification, startedAt);
   if (attempt.ok) {
     await recordDelivered(round, notification);
     return "delivered";

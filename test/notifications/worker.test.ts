@@ -98,6 +98,50 @@ describe("startNotificationWorker", () => {
     await worker.stop();
   });
 
+  it("moves on from a send that never settles: the next round sends what was queued after it", async () => {
+    const ports = { ...setUp(), config: { delivery: { sendTimeoutSeconds: 2 } } };
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "hangs" })]));
+    const sent: string[] = [];
+    const mailer = {
+      send: (message: MailMessage) => (message.id === "hangs" ? new Promise<void>(() => undefined) : Promise.resolve(void sent.push(message.id))),
+    };
+    const reports: DeliveryReport[] = [];
+
+    const worker = startNotificationWorker({ ...ports, mailer }, { intervalMs: 1000, onReport: (report) => reports.push(report) });
+    await vi.advanceTimersByTimeAsync(0);
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "queued" })], "u-2"));
+    await vi.advanceTimersByTimeAsync(2000 + 1000);
+
+    expect(sent).toEqual(["queued"]);
+    expect(reports.map((report) => [report.delivered, report.retrying.map((failed) => [failed.id, failed.error])])).toEqual([
+      [[], [["hangs", "SendTimeoutError: mailer.send did not settle within 2 s"]]],
+      [["queued"], []],
+    ]);
+    expect(await worker.stop()).toEqual(nothing);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("stops within the time limit while a send hangs", async () => {
+    const ports = { ...setUp(), config: { delivery: { sendTimeoutSeconds: 2 } } };
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "hangs" })]));
+    const mailer = { send: () => new Promise<void>(() => undefined) };
+
+    const worker = startNotificationWorker({ ...ports, mailer }, { intervalMs: 1000 });
+    await vi.advanceTimersByTimeAsync(0);
+    let stopped = false;
+    const stopping = worker.stop().then((report) => {
+      stopped = true;
+      return report;
+    });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+
+    // The hung notification waits for its retry time: the final round has nothing due.
+    expect(await stopping).toEqual(nothing);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("keeps polling when the host's report callback throws", async () => {
     const ports = setUp();
     const worker = startNotificationWorker(ports, {

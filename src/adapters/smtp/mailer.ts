@@ -59,6 +59,33 @@ function isTransporter(value: unknown): value is SmtpTransporter {
   return typeof value === "object" && value !== null && typeof (value as { sendMail?: unknown }).sendMail === "function";
 }
 
+/**
+ * nodemailer's own time-outs (2 minutes to connect, a socket idle for 10) outlast the library's
+ * limit on a send (60 s) and the delivery lease (300 s). These, even added up, end a server that
+ * never answers or goes quiet within that limit, so nodemailer closes the socket itself rather
+ * than leaving it to linger after the library gave up. The host's own values win.
+ */
+const timeoutDefaults = { connectionTimeout: 15_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
+/** `connection` with the time-outs it leaves out; a URL gets them as query parameters, as nodemailer reads them. */
+function withTimeoutDefaults(connection: SmtpConnectionOptions | string): SmtpConnectionOptions | string {
+  const names = Object.keys(timeoutDefaults) as (keyof typeof timeoutDefaults)[];
+  if (typeof connection !== "string") {
+    return { ...connection, ...Object.fromEntries(names.map((name) => [name, connection[name] ?? timeoutDefaults[name]])) };
+  }
+  let url: URL;
+  try {
+    url = new URL(connection);
+  } catch {
+    // Left to nodemailer, which reports what is wrong with it.
+    return connection;
+  }
+  const missing = names.filter((name) => !url.searchParams.has(name)).map((name) => `${name}=${timeoutDefaults[name]}`);
+  // Appended to the query as written, so that the host's parameters keep their exact spelling.
+  if (missing.length > 0) url.search = [url.search.slice(1), ...missing].filter((part) => part !== "").join("&");
+  return url.toString();
+}
+
 /** nodemailer is a peer dependency, loaded on first use so the package works without it elsewhere. */
 async function createNodemailerTransport(connection: SmtpConnectionOptions | string): Promise<SmtpTransporter> {
   let nodemailer: typeof import("nodemailer");
@@ -69,7 +96,7 @@ async function createNodemailerTransport(connection: SmtpConnectionOptions | str
   }
   let transport: unknown;
   try {
-    transport = nodemailer.createTransport(connection);
+    transport = nodemailer.createTransport(withTimeoutDefaults(connection));
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new MailerSetupError(`nodemailer could not make a transport from the connection settings: ${reason}`, { cause });
@@ -86,8 +113,10 @@ function refusedRecipients(info: unknown): readonly unknown[] {
 
 /**
  * A mailer that sends through SMTP with nodemailer. `transport` is a nodemailer transporter (or
- * anything with its `sendMail`), or the connection options or URL to make one with. Every mail of
- * one notification carries the same Message-ID, derived from the notification id.
+ * anything with its `sendMail`), or the connection options or URL to make one with; a transporter
+ * made here gets `connectionTimeout` 15 s, `greetingTimeout` 10 s and `socketTimeout` 30 s unless
+ * the options or URL set them. Every mail of one notification carries the same Message-ID, derived
+ * from the notification id.
  */
 export function smtpMailer(transport: SmtpTransporter | SmtpConnectionOptions | string, options: SmtpMailerOptions): SmtpMailer {
   const domain = options.messageIdDomain ?? senderDomain(options.from) ?? "human-users.invalid";
