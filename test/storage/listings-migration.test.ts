@@ -104,7 +104,7 @@ describe("migration 3 on PGlite", () => {
       };
       expect(await olderVersions(database)).toEqual({ applied: [1, 2], foldedTogether: [] });
       await writeVersionTwoUsers(database);
-      expect(await migratePglite(db)).toEqual({ applied: [3, 4], foldedTogether: [] });
+      expect(await migratePglite(db)).toEqual({ applied: migrations.filter((migration) => migration.version >= 3).map((migration) => migration.version), foldedTogether: [] });
       await checkListings(pgliteStore({ db }).userLog);
     } finally {
       await db.close();
@@ -133,7 +133,7 @@ describe.skipIf(url === undefined)(`migration 3 on the server${needsServer}`, ()
       } finally {
         client.release();
       }
-      expect(await migrate(schema.pool)).toEqual({ applied: [3, 4], foldedTogether: [] });
+      expect(await migrate(schema.pool)).toEqual({ applied: migrations.filter((migration) => migration.version >= 3).map((migration) => migration.version), foldedTogether: [] });
       await checkListings(postgresStore({ pool: schema.pool }).userLog);
     } finally {
       await schema.drop();

@@ -106,6 +106,18 @@ END
 $$;
 `;
 
+// Every passkey credential verified before registrations took a claim (0.2.0) gets the claim a
+// registration takes now, so that it cannot be registered to another user. A credential 0.2.0 let
+// two users register stays with the first registration: both keep signing in.
+const PASSKEY_CLAIMS_SQL = `
+INSERT INTO human_users_claims (kind, scope, key, user_id)
+SELECT 'passkey', '', e.payload->>'keyId', e.aggregate_id
+FROM human_users_events e
+WHERE e.type = 'user.human.passwordless.token.verified' AND coalesce(e.payload->>'keyId', '') <> ''
+ORDER BY e.position
+ON CONFLICT DO NOTHING;
+`;
+
 /** The schema's migrations in order, as `migrate` applies them (also shipped as SQL files in `dist/sql`). */
 export const migrations: readonly Migration[] = [
   { version: 1, name: "initial", sql: initial },
@@ -125,6 +137,7 @@ export const migrations: readonly Migration[] = [
     },
   },
   { version: 4, name: "delivery_reports", sql: DELIVERY_REPORTS_SQL },
+  { version: 5, name: "passkey_claims", sql: PASSKEY_CLAIMS_SQL },
 ];
 
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */
