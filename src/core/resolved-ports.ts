@@ -30,8 +30,11 @@ export interface ResolvedPorts extends Ports {
  * itself): delivery right after a write, password hashing built from the ports' settings, and WebAuthn.
  */
 export interface CommandRuntime {
-  /** Hands the notifications an append just wrote to delivery (`leased`: those it leased to this process); never rejects. */
-  deliver(ports: ResolvedPorts, notificationIds: readonly string[], leased?: readonly PendingNotification[]): Promise<unknown>;
+  /**
+   * Hands the notifications an append just wrote to delivery (`leased`: those it leased to this
+   * process, and until when: the append's `leaseNotificationsUntil`); never rejects.
+   */
+  deliver(ports: ResolvedPorts, notificationIds: readonly string[], leased?: { readonly notifications: readonly PendingNotification[]; readonly until: Date }): Promise<unknown>;
   /** Until when an append leases its notifications to this process, when `deliver` sends them right after it. */
   leaseForWrite(ports: ResolvedPorts, now: Date): Date | undefined;
   passwordHashing(ports: Ports): PasswordHashing;

@@ -1,5 +1,4 @@
-import type { PendingNotification } from "../ports/outbox.js";
-import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
+import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts, type Leased } from "./deliver.js";
 import { resolveDeliverySettings } from "./settings.js";
 
 /** True when what an append writes is delivered by the operation right after it (not by the host or the worker). */
@@ -20,9 +19,10 @@ export function leaseForWrite(ports: DeliveryPorts, now: Date): Date | undefined
  * Delivery of what an append just wrote, as `config.immediateDelivery` says: awaited (default), in
  * the background, or left to the worker. Never rejects: a failed delivery stays in the outbox.
  * Nothing is sent from a store bound to the host's transaction: the write may still be rolled back.
- * `leased`: the notifications the append leased to this process, delivered without a lease call.
+ * `leased`: the notifications the append leased to this process and the lease's end (from
+ * `leaseForWrite`), delivered without a lease call.
  */
-export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[], leased?: readonly PendingNotification[]): Promise<unknown> {
+export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[], leased?: Leased): Promise<unknown> {
   if (notificationIds.length === 0 || !deliversAfterWrite(ports)) return Promise.resolve();
   const delivery = leased === undefined ? deliverPendingNotifications(ports, { ids: notificationIds }) : deliverLeasedNotifications(ports, leased);
   return ports.config?.immediateDelivery === "background" ? Promise.resolve() : delivery;

@@ -134,8 +134,12 @@ function logFields(failed: FailedDelivery): LogFields {
   return { notificationId: id, ...rest };
 }
 
-/** Records a failed attempt; true when the notification is now dead. */
-async function recordFailed(round: Round, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<boolean> {
+/**
+ * Records a failed attempt; true when the notification is now dead. The report carries the lease
+ * end: when the send outlived the lease and another process has leased the notification since, the
+ * store ignores it (it must not free or kill a notification that process is sending).
+ */
+async function recordFailed(round: Round, leased: Leased, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<boolean> {
   const attempts = notification.attempts + 1;
   const failed: FailedDelivery = {
     id: notification.id,
@@ -147,7 +151,8 @@ async function recordFailed(round: Round, notification: PendingNotification, err
   };
   const dead = permanent || attempts >= round.settings.maxAttempts;
   const retryAt = dead ? undefined : new Date(at.getTime() + retryDelayMs(attempts, round.settings, round.random));
-  const failure: DeliveryFailure = retryAt === undefined ? { at, error } : { at, error, retryAt };
+  const leasedUntil = leased.until;
+  const failure: DeliveryFailure = retryAt === undefined ? { at, error, leasedUntil } : { at, error, retryAt, leasedUntil };
   if (retryAt === undefined) {
     round.report.dead.push(failed);
     round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
@@ -175,7 +180,7 @@ const SETUP_WARNINGS = {
 } as const;
 const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
-async function deliverOne(round: Round, notification: PendingNotification): Promise<DeliveryOutcome> {
+async function deliverOne(round: Round, leased: Leased, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.ports.clock.now();
   const attempt = await attemptDelivery(round, notification, startedAt);
   if (attempt.ok) {
@@ -183,14 +188,14 @@ async function deliverOne(round: Round, notification: PendingNotification): Prom
     return "delivered";
   }
   if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
-  return (await recordFailed(round, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
+  return (await recordFailed(round, leased, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
 }
 
 /** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */
-function deliverOneTraced(round: Round, telemetry: Telemetry, notification: PendingNotification): Promise<DeliveryOutcome> {
+function deliverOneTraced(round: Round, telemetry: Telemetry, leased: Leased, notification: PendingNotification): Promise<DeliveryOutcome> {
   const kind = { "human_users.notification.kind": notification.kind };
   return telemetry.span("notification.deliver", kind, async (span) => {
-    const outcome = await deliverOne(round, notification);
+    const outcome = await deliverOne(round, leased, notification);
     const attributes = { ...kind, "human_users.outcome": outcome };
     span.setAttributes(attributes);
     telemetry.count("human_users.deliveries", 1, attributes);
@@ -199,38 +204,47 @@ function deliverOneTraced(round: Round, telemetry: Telemetry, notification: Pend
   });
 }
 
-async function lease(round: Round, options: DeliverOptions): Promise<readonly PendingNotification[]> {
+async function lease(round: Round, options: DeliverOptions): Promise<Leased> {
   const now = round.ports.clock.now();
   const limit = options.limit ?? options.ids?.length ?? round.settings.batchSize;
   const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
   const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
   try {
-    return await round.outbox.lease(request);
+    return { notifications: await round.outbox.lease(request), until: leaseUntil };
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "lease", error });
     round.logger.error({ error }, "human-users: notifications could not be leased for delivery");
-    return [];
+    return { notifications: [], until: leaseUntil };
   }
 }
 
+/** Notifications leased to this process, and the end of their lease (what its failure reports carry). */
+export interface Leased {
+  readonly notifications: readonly PendingNotification[];
+  readonly until: Date;
+}
+
 /** Where a round's notifications come from: leased by it, or leased to it already by the write. */
-type Leasing = (round: Round) => Promise<readonly PendingNotification[]>;
+type Leasing = (round: Round) => Promise<Leased>;
 
 /** Delivers the leased notifications, `concurrency` at a time. */
 async function deliverRound(round: Round, leasing: Leasing): Promise<void> {
   const telemetry = round.telemetry;
   const leased = await leasing(round);
-  const only = leased.length === 1 ? leased[0] : undefined;
+  const only = leased.notifications.length === 1 ? leased.notifications[0] : undefined;
   if (only !== undefined) {
     // A write's one notification (the usual case) needs no lanes: the limiter would start it at
     // once, and its failure ends the round the same way.
-    await (telemetry === undefined ? deliverOne(round, only) : deliverOneTraced(round, telemetry, only));
+    await (telemetry === undefined ? deliverOne(round, leased, only) : deliverOneTraced(round, telemetry, leased, only));
     return;
   }
   const lanes = limiter(round.settings.concurrency);
-  const deliver = telemetry === undefined ? (notification: PendingNotification) => deliverOne(round, notification) : (notification: PendingNotification) => deliverOneTraced(round, telemetry, notification);
-  await Promise.all(leased.map((notification) => lanes.run(() => deliver(notification))));
+  const deliver =
+    telemetry === undefined
+      ? (notification: PendingNotification) => deliverOne(round, leased, notification)
+      : (notification: PendingNotification) => deliverOneTraced(round, telemetry, leased, notification);
+  await Promise.all(leased.notifications.map((notification) => lanes.run(() => deliver(notification))));
 }
 
 /**
@@ -245,11 +259,11 @@ export function deliverPendingNotifications(ports: DeliveryPorts, options: Deliv
 }
 
 /**
- * Delivers notifications an append has just leased to this process (see `leaseNotificationsUntil`),
- * without leasing them again; otherwise as `deliverPendingNotifications`.
+ * Delivers notifications an append has just leased to this process (`leased.until`: the append's
+ * `leaseNotificationsUntil`), without leasing them again; otherwise as `deliverPendingNotifications`.
  */
-export function deliverLeasedNotifications(ports: DeliveryPorts, leased: readonly PendingNotification[]): Promise<DeliveryReport> {
-  if (leased.length === 0) return Promise.resolve(emptyReport());
+export function deliverLeasedNotifications(ports: DeliveryPorts, leased: Leased): Promise<DeliveryReport> {
+  if (leased.notifications.length === 0) return Promise.resolve(emptyReport());
   return deliverLeased(ports, () => Promise.resolve(leased));
 }
 

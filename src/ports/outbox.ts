@@ -61,6 +61,14 @@ export interface DeliveryFailure {
   readonly error: string;
   /** When to try again; absent means the notification is dead (no more attempts). */
   readonly retryAt?: Date;
+  /**
+   * The end of the lease the reporting process was given (`LeaseRequest.leaseUntil`, or the
+   * append's `leaseNotificationsUntil`). When present, the failure is recorded only while the
+   * notification is still leased until exactly then: a process whose send outlived its lease must
+   * not free, count against or kill a notification another process has leased since. Absent: recorded
+   * whoever holds the lease (as before this member existed).
+   */
+  readonly leasedUntil?: Date;
 }
 
 /**
@@ -71,8 +79,14 @@ export interface DeliveryFailure {
 export interface Outbox {
   /** Hands out due notifications, in writing order, and hides them from other callers until `leaseUntil`. */
   lease(request: LeaseRequest): Promise<readonly PendingNotification[]>;
-  /** Records a delivery and erases the plain code and link. */
+  /**
+   * Records a delivery and erases the plain code and link. Not fenced by the lease: a message that
+   * went out was delivered, whoever reports it, even after its lease was over.
+   */
   markDelivered(id: string, at: Date): Promise<void>;
-  /** Schedules a retry, or with no `retryAt` marks the notification dead (code and link erased). */
+  /**
+   * Schedules a retry, or with no `retryAt` marks the notification dead (code and link erased).
+   * With `failure.leasedUntil`, does nothing unless the notification is still leased until then.
+   */
   markFailed(id: string, failure: DeliveryFailure): Promise<void>;
 }

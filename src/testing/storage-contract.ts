@@ -682,6 +682,37 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, 2_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
       }));
 
+      it("ignores a failure reported under a lease another caller has taken since, and records one under the current lease", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
+        await lease(storage, 0);
+        // The first lease is over: a second caller takes the notification, until 2 * LEASE_MS + 1 s.
+        const secondUntil = at(2 * LEASE_MS + 1_000);
+        expect(await lease(storage, LEASE_MS + 1_000)).toEqual([pending("u1-n0", "u1", 0)]);
+        const taken = inAnyClaimOrder(await snapshot());
+        // The first caller's send failed late: its reports free nothing, count nothing, kill nothing.
+        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale", retryAt: at(LEASE_MS + 3_000), leasedUntil: at(LEASE_MS) });
+        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale, last attempt", leasedUntil: at(LEASE_MS) });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(taken);
+        expect(await lease(storage, LEASE_MS + 3_000)).toEqual([]);
+        // The holder's own report is recorded; the first caller's still changes nothing after it.
+        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_000), error: "smtp 451", retryAt: at(LEASE_MS + 5_000), leasedUntil: secondUntil });
+        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_500), error: "stale", leasedUntil: at(LEASE_MS) });
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
+          { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(LEASE_MS + 4_000).toISOString(), lastError: "smtp 451", retryAt: at(LEASE_MS + 5_000).toISOString() },
+        ]);
+        expect(await lease(storage, LEASE_MS + 5_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
+      }));
+
+      it("records a failure reported under a lease that is over when nobody has taken the notification since", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
+        await lease(storage, 0);
+        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "late", leasedUntil: at(LEASE_MS) });
+        const dead = { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "dead", attempts: 1, failedAt: at(LEASE_MS + 2_000).toISOString(), lastError: "late" };
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
+      }));
+
       it("never hands out a dead notification again, but still shows it as dead", withStore(async ({ storage, snapshot }) => {
         const write = newUserAppend("u1");
         await storage.userLog.append(write);

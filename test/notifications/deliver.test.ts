@@ -331,7 +331,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
     const mailer = memoryMailer();
     const logger = recordingLogger();
 
-    const report = await deliverLeasedNotifications({ storage, mailer, clock: brokenClock, logger }, leased(count));
+    const report = await deliverLeasedNotifications({ storage, mailer, clock: brokenClock, logger }, { notifications: leased(count), until: start });
 
     expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: clock broke" }] });
     expect(logger.entries).toEqual([{ level: "error", message: "human-users: notification delivery stopped by an internal error", fields: { error: "Error: clock broke" } }]);
@@ -343,7 +343,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
     await storage.userLog.append(writeOf(leased(count)));
     const mailer = memoryMailer();
 
-    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry }, leased(count));
+    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry }, { notifications: leased(count), until: start });
 
     expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: tracer broke" }] });
     expect(mailer.attempted).toEqual([]);

@@ -124,6 +124,12 @@ function pendingRecord(notification: OutboxNotification, leasedUntil: string | u
   return Object.assign({}, notification, fresh);
 }
 
+/** True when a failure reported under `leasedUntil` may be recorded: unfenced, or that lease is still the record's. */
+function holdsLease(record: NotificationRecord | undefined, leasedUntil: Date | undefined): boolean {
+  if (leasedUntil === undefined) return true;
+  return record?.leasedUntil !== undefined && Date.parse(record.leasedUntil) === leasedUntil.getTime();
+}
+
 function isDue(record: NotificationRecord, now: Date): boolean {
   if (record.state !== "pending") return false;
   const nowMs = now.getTime();
@@ -339,11 +345,14 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       }
       return Promise.resolve(leased);
     },
+    // Unfenced: a mail that went out was delivered, whoever reports it (see `Outbox.markDelivered`).
     markDelivered(id, at) {
       updatePending(id, () => ({ state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
       return Promise.resolve();
     },
     markFailed(id, failure: DeliveryFailure) {
+      // A report from a lease that is no longer the notification's changes nothing (see `DeliveryFailure.leasedUntil`).
+      if (!holdsLease(outbox.get(id)?.record, failure.leasedUntil)) return Promise.resolve();
       updatePending(id, (record) => {
         const failed = { attempts: record.attempts + 1, failedAt: failure.at.toISOString(), lastError: failure.error, leasedUntil: undefined };
         // A dead notification will never be sent: its plain code and link go, as on delivery.

@@ -324,9 +324,10 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
           : await db.query(sql.leaseIdsSql, [...window, JSON.stringify(request.ids)]);
       return leased.rows.map(toPending);
     },
+    // Unfenced: a mail that went out was delivered, whoever reports it (see `Outbox.markDelivered`).
     markDelivered: (id, at) => reports.report(id, at),
     async markFailed(id, failure) {
-      await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null]);
+      await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null, failure.leasedUntil?.toISOString() ?? null]);
     },
   };
 

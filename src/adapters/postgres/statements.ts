@@ -214,7 +214,11 @@ export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_eleme
  */
 export const deliveredSql = `SELECT human_users_mark_delivered($1::json) AS marked`;
 
-/** Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery. */
+/**
+ * Without a retry time ($4 NULL) the notification is dead, and its code and link go as on delivery.
+ * $5, the reporter's lease end when it gave one: a report from a lease another process has taken
+ * since (leased_until moved on, or cleared by that process's own report) changes nothing.
+ */
 export const failedSql = `
 UPDATE human_users_outbox
 SET attempts = attempts + 1, failed_at = $2::timestamptz, last_error = $3, leased_until = NULL,
@@ -222,7 +226,7 @@ SET attempts = attempts + 1, failed_at = $2::timestamptz, last_error = $3, lease
   state = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
   code = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE code END,
   link = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE link END
-WHERE id = $1 AND state = 'pending'`;
+WHERE id = $1 AND state = 'pending' AND ($5::timestamptz IS NULL OR leased_until = $5::timestamptz)`;
 
 const organizationColumns = "o.id, o.policy::text AS policy, o.domains::text AS domains";
 

@@ -258,7 +258,11 @@ export async function finishCommand<TResponse>(
     return onHeld === "retry" ? { retry: true } : { retry: false, answer: err(onHeld) };
   }
   const ids = decided.append?.notifications.map((notification) => notification.id) ?? [];
-  if (ids.length > 0) await runtime.deliver(ports, ids, outcome.leased);
+  if (ids.length > 0) {
+    // The lease end goes with them: a failure reported after another process took them over is ignored.
+    const until = decided.append?.leaseNotificationsUntil;
+    await runtime.deliver(ports, ids, outcome.leased === undefined || until === undefined ? undefined : { notifications: outcome.leased, until });
+  }
   try {
     return { retry: false, answer: decided.decision.respond(decided.facts) };
   } catch (cause) {
