@@ -112,8 +112,9 @@ export const setPassword: UserOperation<SetPasswordRequest, SetPasswordResponse>
 
 /**
  * ZITADEL's `PasswordReset` (`POST /v2/users/{userId}/password_reset`): a reset code mailed to the
- * user's own address (no requester needed) or, with `returnCode`, returned to a requester with
- * `user.write`. `setPassword` redeems it as `verificationCode`.
+ * user's own address or, with `returnCode`, returned. Either needs a requester with `user.write`
+ * (a "forgot password" page calls as the login application); 9 for a user still waiting for its
+ * initialization. `setPassword` redeems the code as `verificationCode`, without a requester.
  */
 export const passwordReset: UserOperation<PasswordResetRequest, PasswordResetResponse> = operation(passwordResetCommand);
 

@@ -1,6 +1,7 @@
 // Operation B, importHumanUser: who may import where (the organization header), the rules checked
 // against storage, and failing ports.
 import { ok } from "neverthrow";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { importHumanUser, StorageUnavailableError, type Logger, type OperationContext, type Requester } from "../../src/index.js";
 import {
@@ -306,11 +307,19 @@ describe("importHumanUser: failing ports", () => {
     expect([brokenIds.storage.snapshot(), brokenClock.storage.snapshot()]).toEqual([EMPTY, EMPTY]);
   });
 
+  it("takes a Date made in another realm (a vm context) as any Date", async () => {
+    const foreign = runInNewContext("new Date(Date.UTC(2026, 2, 4, 5, 6, 7))") as Date;
+    expect(foreign instanceof Date).toBe(false);
+    const ports = importPorts({ clock: { now: () => foreign } });
+    expect((await importHumanUser(ports, minimalImport(), context)).isOk()).toBe(true);
+  });
+
   it.each([
     ["an invalid date", new Date(Number.NaN), "ports.clock.now() gave no valid time"],
     ["a time after year 9999", new Date(Date.UTC(10_000, 0, 1)), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
     ["a time before year 0000", new Date(-62_167_219_200_001), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
     ["a number", 1_700_000_000_000, "ports.clock.now() gave no valid time"],
+    ["an object that only looks like a Date", { getTime: (): number => 1_700_000_000_000 }, "ports.clock.now() gave no valid time"],
   ])("answers 13, writing nothing and logging why, when the clock gives %s", async (_, now, cause) => {
     const logged: unknown[] = [];
     const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>) => void logged.push(fields["err"]) };

@@ -1,7 +1,7 @@
 // passwordReset: a code mailed through the outbox and used, on the memory store and on PostgreSQL;
 // the link, the languages and who may have the code returned.
 import { describe, expect, it } from "vitest";
-import { passwordReset, setPassword, type Requester } from "../../src/index.js";
+import { checkPassword, passwordReset, setPassword, type Requester } from "../../src/index.js";
 import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
 import { id, storedCode } from "./support/import-fixtures.js";
 import { invalidBody, member, plainError } from "./support/ports.js";
@@ -144,6 +144,16 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, ignoriere
     }
     expect(mailer.sent.length).toBe(sentBefore);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("mails a locked user still waiting for its initialization a code, as ZITADEL, where the lock comes first in its state", async () => {
+    const { ports, mailer } = await memory.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD), { email: { email: "ann@acme.test", isEmailVerified: false } }));
+    // Acme locks a user at the third wrong password.
+    for (let attempt = 0; attempt < 3; attempt++) await checkPassword(ports, { userId, password: "Not-It-1" });
+    expect((await checkPassword(ports, { userId, password: OLD }))._unsafeUnwrapErr().code).toBe(9);
+    expect((await passwordReset(ports, { userId }, { requester: member })).isOk()).toBe(true);
+    expect(mailer.sent.map((mail) => mail.kind)).toEqual(["email.initialization", "email.password_reset"]);
   });
 
   it.each([

@@ -29,7 +29,8 @@ export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResp
   parse: parsePasswordReset,
   async decide({ ports, parsed, user, now, origin }) {
     if (user === undefined) return err(userNotFound());
-    if (user.initCode !== undefined) return err(notInitialized());
+    // As ZITADEL's state: a lock comes first, so a locked user still initializing may reset.
+    if (user.lifecycle === "USER_STATE_INITIAL") return err(notInitialized());
     const code = issueCode(ports, "passwordReset", now);
     const returned = parsed.delivery.kind === "return";
     const notifications: OutboxNotification[] = [];

@@ -13,7 +13,8 @@ export function checkedClock(clock: Clock): Clock {
   return {
     now() {
       const now: unknown = clock.now();
-      const ms = now instanceof Date ? now.getTime() : Number.NaN;
+      // Any Date, from another realm (a vm context, an iframe) too, where instanceof would say no.
+      const ms = Object.prototype.toString.call(now) === "[object Date]" ? (now as Date).getTime() : Number.NaN;
       if (Number.isNaN(ms)) throw new Error("ports.clock.now() gave no valid time");
       if (ms < FIRST_WRITABLE_MS || ms > LAST_WRITABLE_MS) throw new Error("ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes");
       return now as Date;
