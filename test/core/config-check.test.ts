@@ -105,7 +105,7 @@ describe("checkConfiguration", () => {
 
   it("refuses an origin that is not an absolute http(s) URL, or carries a query or fragment", () => {
     const problem = "config.origin must be an absolute http or https URL without query or fragment";
-    for (const origin of ["example.com", "ftp://example.com", "https://", "https://example.com/?a=1", "https://example.com/#top", "https://example.com?", "https:///app.example", "http:////app.example", 8080]) {
+    for (const origin of ["example.com", "ftp://example.com", "https://", "https://example.com/?a=1", "https://example.com/#top", "https://example.com?", "https:///app.example", "http:////app.example", "https://\t/app", "https://app.example\n", 8080]) {
       expect(configurationProblems(withConfig({ origin }))).toEqual([problem]);
     }
   });

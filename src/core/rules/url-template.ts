@@ -66,6 +66,8 @@ export function isHttpUrl(text: string): boolean {
   // The authority must be there as written: for "https:///x" the URL parser skips the extra
   // slashes and takes "x" (here the code) as the host.
   if (!/^https?:\/\/[^/\\?#]/i.test(text)) return false;
+  // The URL parser drops tabs and line breaks (and then reads what follows as the host): none at all.
+  if (/[\u0000-\u001f\u007f]/.test(text)) return false;
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
