@@ -88,6 +88,9 @@ async function inspectTables(query: Query, description: string, opened: () => Op
   const applied = await appliedVersions(query);
   if (applied === undefined) return { noTables: true, description };
   const { migrations } = await import("../adapters/postgres/index.js");
+  const { newerSchemaProblem } = await import("../adapters/postgres/migrate.js");
+  const newer = newerSchemaProblem(applied);
+  if (newer !== undefined) throw new SetupError(`${description}: ${newer}`);
   const missing = migrations.map((migration) => migration.version).filter((version) => !applied.has(version));
   if (missing.length > 0) {
     throw new SetupError(

@@ -244,4 +244,27 @@ describe(`human-users import --dry-run on a ${postgresUrl === undefined ? "PGlit
       await database.drop();
     }
   }, 60_000);
+
+  it("refuses tables a newer release migrated, as the real run does", async () => {
+    const database = await cliDatabase("drynew");
+    try {
+      const known = Math.max(...migrations.map((migration) => migration.version));
+      const versions = [...migrations.map((migration) => migration.version), known + 1];
+      await database.exec(
+        "CREATE TABLE human_users_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()); " +
+          `INSERT INTO human_users_schema_migrations (version, name) VALUES ${versions.map((version) => `(${version}, 'v${version}')`).join(", ")};`,
+      );
+      const file = scratch.file("new.jsonl", `${freshLines.join("\n")}\n`);
+      const dryIo = io();
+      expect(await runImport(importCommand(file, database.target, { dryRun: true }), dryIo)).toEqual({ exitCode: 2 });
+      expect({ out: dryIo.out, err: dryIo.err }).toEqual({
+        out: [],
+        err: [
+          `human-users import: ${described(database.target)}: the database's human-users schema is at version ${known + 1}, newer than this version of human-users knows (${known}): upgrade human-users before using this database\n`,
+        ],
+      });
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
 });

@@ -15,6 +15,18 @@ export interface MigrationReport {
 }
 
 /**
+ * What is wrong with a schema at `applied` versions for this release, when a newer release
+ * migrated it (a version this one does not know): it may have changed in ways this code does not
+ * know. Undefined when this release knows every applied version.
+ */
+export function newerSchemaProblem(applied: Iterable<number>, migrations: readonly Migration[] = shippedMigrations): string | undefined {
+  const known = Math.max(0, ...migrations.map((migration) => migration.version));
+  const newest = Math.max(0, ...applied);
+  if (newest <= known) return undefined;
+  return `the database's human-users schema is at version ${newest}, newer than this version of human-users knows (${known}): upgrade human-users before using this database`;
+}
+
+/**
  * Applies the migrations the database lacks, all in one transaction, recording each version in
  * `human_users_schema_migrations`. Safe to run twice and from several processes at once: an advisory
  * lock per schema makes concurrent callers wait, and the later ones find nothing left to do.
@@ -30,13 +42,9 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     )`);
     const done = await tx.query("SELECT version FROM human_users_schema_migrations");
     const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
-    // A schema a newer release migrated may have changed in ways this one does not know: refused
-    // (the transaction rolls back), rather than written to as if it were this release's.
-    const known = Math.max(0, ...migrations.map((migration) => migration.version));
-    const newest = Math.max(0, ...doneVersions);
-    if (newest > known) {
-      throw new Error(`the database's human-users schema is at version ${newest}, newer than this version of human-users knows (${known}): upgrade human-users before using this database`);
-    }
+    // Refused (the transaction rolls back), rather than written to as if it were this release's.
+    const newer = newerSchemaProblem(doneVersions, migrations);
+    if (newer !== undefined) throw new Error(newer);
     const applied: number[] = [];
     const foldedTogether: UsernamesFoldedTogether[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
