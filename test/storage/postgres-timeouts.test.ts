@@ -271,6 +271,36 @@ describe("the limits' defaults, and what happens to late answers", () => {
     expect(client.releases).toHaveLength(1);
   });
 
+  it("asks the server to cancel a statement past its timeout, waits for the cancel however the statement ends, and never reuses the connection", async () => {
+    let failLate: (error: Error) => void = () => undefined;
+    const client = Object.assign(
+      scriptedClient(() => new Promise((_, reject) => (failLate = reject))),
+      { processID: 42 },
+    );
+    let answerCancel: () => void = () => undefined;
+    const canceller = scriptedClient(() => new Promise((resolve) => (answerCancel = () => resolve({ rows: [] }))));
+    const connections = [client, canceller];
+    const pool: PgPoolLike = { connect: () => Promise.resolve(connections.shift() ?? canceller) };
+    const connection = await checkOut(pool, { connectTimeoutMs: 300, statementTimeoutMs: 300 });
+    const run = watch(connection.run({ text: "INSERT INTO t VALUES (1)" }));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(canceller.statements).toEqual([
+      "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND left(query, 200) = left($2, 200)",
+    ]);
+    // The statement fails on its own (a duplicate key) before the cancel is answered: its error is
+    // the answer, but only once the cancel can no longer reach the connection's next statement.
+    const duplicate = Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505" });
+    failLate(duplicate);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(run()).toBe("pending");
+    answerCancel();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(run()).toEqual({ error: { name: "Error", message: "duplicate key value violates unique constraint" } });
+    connection.release();
+    const timeout = { name: "DatabaseTimeoutError", message: "no answer from the database within 300 ms" };
+    expect({ releases: client.releases, cancellerReleases: canceller.releases }).toEqual({ releases: [timeout], cancellerReleases: [undefined] });
+  });
+
   it("sends nothing more on a connection after one of its statements timed out", async () => {
     const client = scriptedClient(never);
     const connection = await checkOut(scriptedPool(client), { connectTimeoutMs: 300, statementTimeoutMs: 300 });

@@ -26,14 +26,21 @@ function ignoreClientError(): void {
 const QUERY_CANCELED = "57014";
 
 /**
- * Asks the server, over another connection of the pool, to cancel what backend `pid` is running.
- * Best effort: a server that cannot be reached cannot be asked. Settles once the request is answered.
+ * Asks the server, over another connection of the pool, to cancel backend `pid`, but only while it
+ * runs `text` (a pooler such as PgBouncer hands out process ids of its own, which may name another
+ * backend). Best effort: a server that cannot be reached, or a pool with no connection to spare
+ * within the connect timeout, cannot be asked. Settles once the request is answered or given up.
  */
-async function cancelOnServer(pool: PgPoolLike, timeouts: ResolvedTimeouts, pid: number): Promise<void> {
+async function cancelOnServer(pool: PgPoolLike, timeouts: ResolvedTimeouts, pid: number, text: string): Promise<void> {
   let canceller: PgClientLike | undefined;
   try {
     canceller = await withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
-    await withinLimit(canceller.query({ text: "SELECT pg_cancel_backend($1)", values: [pid] }), timeouts.statementTimeoutMs, "answer");
+    const cancel = {
+      // pg_stat_activity keeps the first 1024 bytes of a statement by default: compared on its start.
+      text: "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND left(query, 200) = left($2, 200)",
+      values: [pid, text],
+    };
+    await withinLimit(canceller.query(cancel), timeouts.statementTimeoutMs, "answer");
     canceller.release();
   } catch (error) {
     canceller?.release(error instanceof Error ? error : true);
@@ -45,23 +52,23 @@ async function cancelOnServer(pool: PgPoolLike, timeouts: ResolvedTimeouts, pid:
  * and a write that commits by itself would then be written after the caller was told "nothing
  * was written": so the server is asked to cancel it, and the store waits (one more statement
  * timeout) for how it ended. Cancelled: the timeout is the answer, and nothing was written.
- * Finished first: its own result or error. No word at all (a server that does not answer): the
- * timeout, the outcome unknown.
+ * Finished first: its own result or error. No word at all (a server that does not answer, or no
+ * connection to ask over): the timeout, the outcome unknown. The cancel request is waited for on
+ * every path, and the connection is destroyed afterwards (see `checkOut`), so that a cancel can
+ * never reach a statement of the next caller.
  */
-async function outcomeAfterTimeout(pool: PgPoolLike, timeouts: ResolvedTimeouts, client: PgClientLike, work: Promise<PgResult>, timeout: DatabaseTimeoutError): Promise<PgResult> {
+async function outcomeAfterTimeout(pool: PgPoolLike, timeouts: ResolvedTimeouts, client: PgClientLike, query: PgQuery, work: Promise<PgResult>, timeout: DatabaseTimeoutError): Promise<PgResult> {
   const pid = client.processID;
   if (typeof pid !== "number") throw timeout;
-  const cancelled = cancelOnServer(pool, timeouts, pid);
-  let result: PgResult;
+  const cancelled = cancelOnServer(pool, timeouts, pid, query.text);
   try {
-    result = await withinLimit(work, timeouts.statementTimeoutMs, "answer");
+    return await withinLimit(work, timeouts.statementTimeoutMs, "answer");
   } catch (error) {
     const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined;
     throw error instanceof DatabaseTimeoutError || code === QUERY_CANCELED ? timeout : error;
+  } finally {
+    await cancelled;
   }
-  // A cancel that reaches an idle backend is dropped; waiting for it keeps it off the next statement.
-  await cancelled;
-  return result;
 }
 
 /**
@@ -72,6 +79,8 @@ export async function checkOut(pool: PgPoolLike, timeouts: ResolvedTimeouts): Pr
   const client: PgClientLike = await withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
   client.on?.("error", ignoreClientError);
   let stuck: DatabaseTimeoutError | undefined;
+  // Set once a statement outlived its timeout and a cancel was asked for: the connection is not reused.
+  let cancelAsked: Error | undefined;
   return {
     async run(query) {
       if (stuck !== undefined) throw stuck;
@@ -80,8 +89,9 @@ export async function checkOut(pool: PgPoolLike, timeouts: ResolvedTimeouts): Pr
         return await withinLimit(work, timeouts.statementTimeoutMs, "answer");
       } catch (error) {
         if (!(error instanceof DatabaseTimeoutError)) throw error;
+        cancelAsked = error;
         try {
-          return await outcomeAfterTimeout(pool, timeouts, client, work, error);
+          return await outcomeAfterTimeout(pool, timeouts, client, query, work, error);
         } catch (final) {
           // Timed out for good: the connection's state is unknown, and `release` destroys it.
           if (final instanceof DatabaseTimeoutError) stuck = final;
@@ -92,7 +102,7 @@ export async function checkOut(pool: PgPoolLike, timeouts: ResolvedTimeouts): Pr
     release(destroyBecause) {
       client.removeListener?.("error", ignoreClientError);
       // `pg` ends a connection released with an error; one with a statement still running it closes at once.
-      client.release(stuck ?? destroyBecause ?? false);
+      client.release(stuck ?? destroyBecause ?? cancelAsked ?? false);
     },
   };
 }
