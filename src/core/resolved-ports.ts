@@ -6,7 +6,7 @@ import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { portFailure } from "./commands/port-call.js";
 import { checkConfiguration } from "./config-check.js";
 import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
-import { checkedClock } from "./defaults/checked-clock.js";
+import { checkedClock } from "../shared/checked-clock.js";
 import { checkedIds } from "./defaults/checked-ids.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";

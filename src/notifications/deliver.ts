@@ -1,3 +1,4 @@
+import { checkedClock } from "../shared/checked-clock.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
@@ -108,6 +109,8 @@ function attemptDelivery(round: Round, notification: PendingNotification, now: D
 
 interface Round {
   readonly ports: DeliveryPorts;
+  /** The host's clock, each time checked: no valid time, or one past year 9999, ends the round rather than giving up mail as expired. */
+  readonly clock: DeliveryPorts["clock"];
   /** The store's outbox, its calls traced when there is telemetry. */
   readonly outbox: Outbox;
   readonly telemetry?: Telemetry;
@@ -120,7 +123,7 @@ interface Round {
 async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
   round.report.delivered.push(notification.id);
   try {
-    await round.outbox.markDelivered(notification.id, round.ports.clock.now());
+    await round.outbox.markDelivered(notification.id, round.clock.now());
   } catch (cause) {
     const error = describeError(cause);
     round.report.errors.push({ stage: "markDelivered", id: notification.id, error });
@@ -181,14 +184,14 @@ const SETUP_WARNINGS = {
 const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
 async function deliverOne(round: Round, leased: Leased, notification: PendingNotification): Promise<DeliveryOutcome> {
-  const startedAt = round.ports.clock.now();
+  const startedAt = round.clock.now();
   const attempt = await attemptDelivery(round, notification, startedAt);
   if (attempt.ok) {
     await recordDelivered(round, notification);
     return "delivered";
   }
   if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
-  return (await recordFailed(round, leased, notification, attempt.error, attempt.permanent, round.ports.clock.now())) ? "dead" : "retrying";
+  return (await recordFailed(round, leased, notification, attempt.error, attempt.permanent, round.clock.now())) ? "dead" : "retrying";
 }
 
 /** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */
@@ -205,7 +208,7 @@ function deliverOneTraced(round: Round, telemetry: Telemetry, leased: Leased, no
 }
 
 async function lease(round: Round, options: DeliverOptions): Promise<Leased> {
-  const now = round.ports.clock.now();
+  const now = round.clock.now();
   const limit = options.limit ?? options.ids?.length ?? round.settings.batchSize;
   const leaseUntil = new Date(now.getTime() + round.settings.leaseSeconds * 1000);
   const request = options.ids === undefined ? { now, limit, leaseUntil } : { now, limit, leaseUntil, ids: options.ids };
@@ -271,13 +274,14 @@ async function deliverLeased(ports: DeliveryPorts, leasing: Leasing): Promise<De
   const report = emptyReport();
   const logger = safeLogger(ports.logger);
   try {
+    const clock = checkedClock(ports.clock);
     const telemetry = ports.telemetry;
     if (telemetry === undefined) {
-      await deliverRound({ ports, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, leasing);
+      await deliverRound({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, leasing);
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
-        const round = { ports, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
+        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
         await deliverRound(round, leasing);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });

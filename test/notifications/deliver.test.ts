@@ -338,6 +338,19 @@ describe("a delivery round ended by a port breaking its promise", () => {
     expect(mailer.attempted).toEqual([]);
   });
 
+  it.each([
+    ["no valid time", new Date(Number.NaN), "Error: ports.clock.now() gave no valid time"],
+    ["a time after year 9999", new Date(Date.UTC(20_000, 0, 1)), "Error: ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
+  ])("does the same for a clock that gives %s, and gives up no notification as expired", async (_, time, error) => {
+    const storage = memoryStore();
+    await storage.userLog.append(writeOf(leased(1)));
+    const mailer = memoryMailer();
+    const report = await deliverPendingNotifications({ storage, mailer, clock: { now: () => time }, logger: recordingLogger() });
+    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error }] });
+    expect(storage.notifications().map((notification) => notification.state)).toEqual(["pending"]);
+    expect(mailer.attempted).toEqual([]);
+  });
+
   it.each([1, 2])("does the same when the delivery's span throws, with %i notification(s) leased", async (count) => {
     const storage = memoryStore();
     await storage.userLog.append(writeOf(leased(count)));

@@ -1,4 +1,7 @@
-import type { Clock } from "../../ports/clock.js";
+/** Anything with `now()`, as the clock port is (the shared leaf names no port). */
+interface Clock {
+  now(): Date;
+}
 
 /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants RFC 3339's four-digit years can write. */
 const FIRST_WRITABLE_MS = -62_167_219_200_000;
@@ -6,8 +9,9 @@ const LAST_WRITABLE_MS = 253_402_300_799_999;
 
 /**
  * The host's clock, each time checked before it is used: a time that is no Date, or that RFC 3339
- * cannot write (a date beyond year 9999 prints as "+010000-..."), throws, so the call answers 13
- * with the cause logged, as for a clock that throws, and nothing is written.
+ * cannot write (a date beyond year 9999 prints as "+010000-..."), throws, as a clock that throws
+ * does: an operation answers 13 with the cause logged and writes nothing, and a delivery round
+ * ends with an internal error instead of giving up mail as expired.
  */
 export function checkedClock(clock: Clock): Clock {
   return {
