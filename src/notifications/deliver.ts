@@ -1,5 +1,6 @@
 import { checkedClock } from "../shared/checked-clock.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
+import { LONGEST_TIMER_MS, settleWithin } from "../shared/time-limit.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import type { Ports } from "../ports/index.js";
 import type { LogFields, Logger } from "../ports/logger.js";
@@ -52,8 +53,6 @@ function senderFor(ports: DeliveryPorts, rendered: RenderedNotification): (() =>
   return sms === undefined ? undefined : () => sms.send(rendered.message);
 }
 
-const maxTimerMs = 2 ** 31 - 1;
-
 /** A send that had not settled when its time was up; it may still complete, so the message may arrive twice. */
 class SendTimeoutError extends Error {
   override readonly name = "SendTimeoutError";
@@ -64,14 +63,10 @@ class SendTimeoutError extends Error {
  * (an operation awaiting its mail, the worker's round) for good. Its timer ends with the send.
  */
 function withinTimeLimit(send: () => Promise<void>, seconds: number, name: string): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    // Beyond 2^31 - 1 ms (some 24 days, for a lease longer still) setTimeout would fire at once.
-    const ms = Math.min(seconds * 1000, maxTimerMs);
-    timer = setTimeout(() => reject(new SendTimeoutError(`${name} did not settle within ${seconds} s`)), ms);
-  });
-  // `then` turns a sender that throws synchronously into a rejection.
-  return Promise.race([Promise.resolve().then(send), expired]).finally(() => clearTimeout(timer));
+  // `then` turns a sender that throws synchronously into a rejection; a limit past the longest
+  // timer (for a lease longer still) is held at it, or the timer would fire at once.
+  const ms = Math.min(seconds * 1000, LONGEST_TIMER_MS);
+  return settleWithin(Promise.resolve().then(send), ms, () => new SendTimeoutError(`${name} did not settle within ${seconds} s`));
 }
 
 async function handOver(ports: DeliveryPorts, rendered: RenderedNotification, sendTimeoutSeconds: number): Promise<Attempt> {

@@ -1,3 +1,5 @@
+import { settleWithin } from "../../shared/time-limit.js";
+
 /** What the store was waiting for when it gave up. */
 export type AwaitedFromDatabase = "connection" | "answer";
 
@@ -17,25 +19,6 @@ export class DatabaseTimeoutError extends Error {
  * Settles as `work` does, unless `limitMs` passes first: then rejects with a `DatabaseTimeoutError`,
  * and a value `work` delivers later goes to `onLate` (a late failure is dropped). 0 means no limit.
  */
-export function withinLimit<T>(work: Promise<T>, limitMs: number, awaited: AwaitedFromDatabase, onLate: (value: T) => void = () => undefined): Promise<T> {
-  if (limitMs === 0) return work;
-  return new Promise<T>((resolve, reject) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      reject(new DatabaseTimeoutError(awaited, limitMs));
-    }, limitMs);
-    work.then(
-      (value) => {
-        if (timedOut) return onLate(value);
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        if (timedOut) return;
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+export function withinLimit<T>(work: Promise<T>, limitMs: number, awaited: AwaitedFromDatabase, onLate?: (value: T) => void): Promise<T> {
+  return limitMs === 0 ? work : settleWithin(work, limitMs, () => new DatabaseTimeoutError(awaited, limitMs), onLate);
 }

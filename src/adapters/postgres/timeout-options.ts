@@ -1,3 +1,5 @@
+import { LONGEST_TIMER_MS } from "../../shared/time-limit.js";
+
 /** How long the PostgreSQL store waits on the database before it answers "unavailable". */
 export interface PostgresTimeouts {
   /**
@@ -23,12 +25,10 @@ export const storeTimeouts: ResolvedTimeouts = { connectTimeoutMs: 5_000, statem
 // A migration may rewrite or index a table that is already big: its statements get longer.
 export const migrationTimeouts: ResolvedTimeouts = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000 };
 
-/** The largest delay `setTimeout` honours; a longer one would fire at once. */
-const longestTimer = 2_147_483_647;
 
 function checked(name: keyof PostgresTimeouts, value: number): number {
-  if (typeof value !== "number" || !(value >= 0 && value <= longestTimer)) {
-    throw new RangeError(`human-users: ${name} must be a number of milliseconds from 0 (no limit) to ${longestTimer}, got ${String(value)}`);
+  if (typeof value !== "number" || !(value >= 0 && value <= LONGEST_TIMER_MS)) {
+    throw new RangeError(`human-users: ${name} must be a number of milliseconds from 0 (no limit) to ${LONGEST_TIMER_MS}, got ${String(value)}`);
   }
   return value;
 }
