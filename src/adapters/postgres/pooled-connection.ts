@@ -22,6 +22,14 @@ function ignoreClientError(): void {
   // The failure reaches the pending statement as well; this only keeps `pg` from raising it as an uncaught 'error' event.
 }
 
+/**
+ * A connection from `pool` within the connect timeout. The pool cannot be told to stop looking, so
+ * a connection that arrives after the timeout goes straight back to it.
+ */
+function connectWithin(pool: PgPoolLike, timeouts: ResolvedTimeouts): Promise<PgClientLike> {
+  return withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
+}
+
 /** The server's answer to a statement cancelled while it ran. */
 const QUERY_CANCELED = "57014";
 
@@ -34,7 +42,7 @@ const QUERY_CANCELED = "57014";
 async function cancelOnServer(pool: PgPoolLike, timeouts: ResolvedTimeouts, pid: number, text: string): Promise<void> {
   let canceller: PgClientLike | undefined;
   try {
-    canceller = await withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
+    canceller = await connectWithin(pool, timeouts);
     const cancel = {
       // pg_stat_activity keeps the first 1024 bytes of a statement by default: compared on its start.
       text: "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND left(query, 200) = left($2, 200)",
@@ -71,12 +79,9 @@ async function outcomeAfterTimeout(pool: PgPoolLike, timeouts: ResolvedTimeouts,
   }
 }
 
-/**
- * A connection from `pool` within the connect timeout. The pool cannot be told to stop looking, so
- * a connection that arrives after the timeout goes straight back to it.
- */
+/** A connection from `pool` within the connect timeout (see `connectWithin`), each statement bounded. */
 export async function checkOut(pool: PgPoolLike, timeouts: ResolvedTimeouts): Promise<PooledConnection> {
-  const client: PgClientLike = await withinLimit(pool.connect(), timeouts.connectTimeoutMs, "connection", (late) => late.release());
+  const client = await connectWithin(pool, timeouts);
   client.on?.("error", ignoreClientError);
   let stuck: DatabaseTimeoutError | undefined;
   // Set once a statement outlived its timeout and a cancel was asked for: the connection is not reused.
