@@ -7,6 +7,8 @@ interface Clock {
 const FIRST_WRITABLE_MS = -62_167_219_200_000;
 const LAST_WRITABLE_MS = 253_402_300_799_999;
 
+const checkedClocks = new WeakSet<Clock>();
+
 /**
  * The host's clock, each time checked before it is used: a time that is no Date, or that RFC 3339
  * cannot write (a date beyond year 9999 prints as "+010000-..."), throws, as a clock that throws
@@ -14,7 +16,9 @@ const LAST_WRITABLE_MS = 253_402_300_799_999;
  * ends with an internal error instead of giving up mail as expired.
  */
 export function checkedClock(clock: Clock): Clock {
-  return {
+  // Delivery after a write is handed the operation's clock, checked already: not wrapped twice.
+  if (checkedClocks.has(clock)) return clock;
+  const checked: Clock = {
     now() {
       const now: unknown = clock.now();
       // Any Date, from another realm (a vm context, an iframe) too, where instanceof would say no.
@@ -24,4 +28,6 @@ export function checkedClock(clock: Clock): Clock {
       return now as Date;
     },
   };
+  checkedClocks.add(checked);
+  return checked;
 }
