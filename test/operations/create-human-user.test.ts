@@ -163,6 +163,16 @@ describe("createHumanUser: who and where", () => {
     expect(await createHumanUser(ports, { ...minimalCreate(), organization: { orgDomain: "pending.test" } }, admin)).toEqual(notFound);
   });
 
+  it("counts an organization's id and domain in characters, as every other field: 200 emoji are a name it looks up", async () => {
+    const ports = testPorts();
+    const admin = { requester: instanceAdmin };
+    expect(await createHumanUser(ports, { ...minimalCreate(), organization: { orgId: "😀".repeat(200) } }, admin)).toEqual(notFound);
+    expect(await createHumanUser(ports, { ...minimalCreate(), organization: { orgDomain: "😀".repeat(200) } }, admin)).toEqual(notFound);
+    expect(await createHumanUser(ports, { ...minimalCreate(), organization: { orgId: "😀".repeat(201) } }, admin)).toEqual(
+      err(invalidBody([{ field: "organization.orgId", description: "must be a string of 1 to 200 characters" }])),
+    );
+  });
+
   it("resolves the organization from the body, then the header, then the requester", async () => {
     const ports = testPorts();
     const admin = { requester: instanceAdmin };

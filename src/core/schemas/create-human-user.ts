@@ -1,6 +1,7 @@
 import { ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
+import { characterCount } from "../rules/characters.js";
 import { normalizePhoneNumber } from "../rules/phone-number.js";
 import { parseTotpSecret } from "../rules/totp-secret.js";
 import { parseUrlTemplate } from "../rules/url-template.js";
@@ -158,7 +159,7 @@ export function organizationViolations(organization: unknown): FieldViolation[] 
   if (named.length !== 1) return [violation(["organization"], "must name exactly one of orgId and orgDomain")];
   const field = ["organization", orgId != null ? "orgId" : "orgDomain"];
   const name = named[0];
-  if (typeof name !== "string" || name.length === 0 || name.length > MAX_TEXT) return [violation(field, `must be a string of 1 to ${MAX_TEXT} characters`)];
+  if (typeof name !== "string" || name.length === 0 || characterCount(name) > MAX_TEXT) return [violation(field, `must be a string of 1 to ${MAX_TEXT} characters`)];
   const problem = unstorableTextProblem(name);
   return problem === undefined ? [] : [violation(field, problem)];
 }
