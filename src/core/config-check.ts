@@ -145,7 +145,10 @@ function isLinkOrigin(origin: unknown): boolean {
 
 /** The problem of an origin named `name` (`config.origin`, `context.origin`, a handler's `origin`), or undefined when links can start with it. */
 export function originProblem(origin: unknown, name: string): string | undefined {
-  return origin === undefined || isLinkOrigin(origin) ? undefined : `${name} must be an absolute http or https URL without query or fragment`;
+  if (origin === undefined) return undefined;
+  if (!isLinkOrigin(origin)) return `${name} must be an absolute http or https URL without query or fragment`;
+  // The default links are templates that start with the origin: a brace in it would be read as one.
+  return /[{}]/.test(origin as string) ? `${name} must not hold "{" or "}"` : undefined;
 }
 
 function checkOrigin(problems: Problems, origin: unknown): void {

@@ -6,6 +6,6 @@ export interface OperationContext {
   readonly requester?: Requester;
   /** The organization header (`importHumanUser`), and the fallback for `createHumanUser`. */
   readonly orgId?: string;
-  /** Public base URL for links, e.g. `https://id.example.com`: as `config.origin`, an absolute http(s) URL without query or fragment (else code 9). */
+  /** Public base URL for links, e.g. `https://id.example.com`: as `config.origin`, an absolute http(s) URL without query, fragment or braces (else code 9). */
   readonly origin?: string;
 }

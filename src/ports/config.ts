@@ -22,7 +22,7 @@ export type ImmediateDelivery = "await" | "background" | "off";
 export interface HumanUsersConfig {
   /**
    * Public base URL for links when the request context has no `origin`: an absolute http or
-   * https URL without query or fragment. Default `http://localhost:8080`.
+   * https URL without query, fragment or braces. Default `http://localhost:8080`.
    */
   readonly origin?: string;
   /** Link in verification mails when the request names none. Placeholders `{{.UserID}}`, `{{.Code}}`, `{{.OrgID}}`. */

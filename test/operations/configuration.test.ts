@@ -80,6 +80,19 @@ describe("a context origin that cannot start links", () => {
     expect(await listUsers(ports, {}, withOrigin(bad.origin))).toEqual(err(refusal));
   });
 
+  it.each(["https://id.test/a{b", "https://id.test/{{x}}", "https://id.test/{{.Code}}", "https://id.test/}"])(
+    "%j: answers 9 for a brace, which the default links would read as a placeholder, and writes and sends nothing",
+    async (origin) => {
+      const ports = testPorts();
+      const refusal = configurationError('context.origin must not hold "{" or "}"');
+      expect(await createHumanUser(ports, minimalCreate(), withOrigin(origin))).toEqual(err(refusal));
+      expect(await importHumanUser(ports, passwordless, withOrigin(origin))).toEqual(err(refusal));
+      expect(await createHumanUser(testPorts({ config: { origin } }), minimalCreate(), context)).toEqual(err(configurationError('config.origin must not hold "{" or "}"')));
+      expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+      expect(ports.mailer.attempted).toEqual([]);
+    },
+  );
+
   it("takes an origin with a path, a port or a trailing slash, as config.origin", async () => {
     for (const origin of ["https://id.acme.test/", "https://id.acme.test/base", "http://[::1]:8080"]) {
       expect((await createHumanUser(testPorts(), minimalCreate(), withOrigin(origin))).isOk()).toBe(true);
