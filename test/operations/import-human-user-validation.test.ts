@@ -167,6 +167,12 @@ describe("importHumanUser: refused one past each boundary (code 3)", () => {
     ["a hash in no supported format", { hashedPassword: { value: "Plain-Secret-42" } }, "hashedPassword.value", "the password hash is not in a supported format"],
     ["a $2x$ bcrypt hash", { hashedPassword: { value: BCRYPT_HASH.replace("$2b$", "$2x$") } }, "hashedPassword.value", "the password hash is not in a supported format"],
     ["a bcrypt hash over the cost bound", { hashedPassword: { value: BCRYPT_HASH.replace("$04$", "$16$") } }, "hashedPassword.value", "bcrypt hash: cost is out of range (4..15)"],
+    [
+      "an scrypt hash with N of 2^(16*r), which no scrypt computes",
+      { hashedPassword: { value: "$scrypt$ln=21,r=1,p=1$AwMDAwMDAwMDAwMDAwMDAw$BQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQU" } },
+      "hashedPassword.value",
+      "scrypt hash: N and r is out of range (N below 2^(16*r))",
+    ],
     ["passwordChangeRequired that is not a boolean", { passwordChangeRequired: "yes" }, "passwordChangeRequired", "must be true or false"],
     ["requestPasswordlessRegistration that is not a boolean", { requestPasswordlessRegistration: 1 }, "requestPasswordlessRegistration", "must be true or false"],
     ["idps that is not a list", { idps: { configId: "idp-acme", externalUserId: "x" } }, "idps", "must be a list"],

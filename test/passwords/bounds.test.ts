@@ -58,6 +58,25 @@ describe("cost bounds at their edges", () => {
     expect(reason(`$scrypt$ln=524288,r=8,p=1${SCRYPT_TAIL}`)).toBe("cost-out-of-range");
   });
 
+  it("scrypt N below 2^(16*r), as RFC 7914 defines it: a larger N is no scrypt any implementation computes", () => {
+    expect(accepted(`$scrypt$ln=15,r=1,p=1${SCRYPT_TAIL}`)).toBe(true);
+    expect(parsePasswordHash(`$scrypt$ln=16,r=1,p=1${SCRYPT_TAIL}`)._unsafeUnwrapErr()).toEqual({
+      reason: "cost-out-of-range",
+      message: "scrypt hash: N and r is out of range (N below 2^(16*r))",
+    });
+    expect(reason(`$scrypt$ln=65536,r=1,p=1${SCRYPT_TAIL}`)).toBe("cost-out-of-range");
+    expect(reason(`$scrypt$ln=21,r=1,p=1${SCRYPT_TAIL}`)).toBe("cost-out-of-range");
+    // $7$ with N = 2^16 ("E") and r = 1, and Firebase's scrypt with ln 16 and one round.
+    expect(reason(`$7$E/..../....saltsalt$${".".repeat(43)}`)).toBe("cost-out-of-range");
+    expect(accepted(`$7$D/..../....saltsalt$${".".repeat(43)}`)).toBe(true);
+    const firebase = (ln: number) => `$firescrypt$ln=${ln},r=1,p=1$c2FsdHNhbHRzYWx0c2FsdA==$${btoa("k".repeat(32))}$Bw==$${btoa("s".repeat(32))}`;
+    expect(accepted(firebase(15))).toBe(true);
+    expect(reason(firebase(16))).toBe("cost-out-of-range");
+    const wide = resolveHashBounds({ scryptMaxMemoryBytes: 2 ** 40, scryptMaxWork: 2 ** 40, maxEstimatedCostMs: 1e12 });
+    expect(accepted(`$scrypt$ln=31,r=2,p=1${SCRYPT_TAIL}`, wide)).toBe(true);
+    expect(reason(`$scrypt$ln=32,r=2,p=1${SCRYPT_TAIL}`, wide)).toBe("cost-out-of-range");
+  });
+
   it("scrypt N*r*p <= 2^22", () => {
     expect(accepted(`$scrypt$ln=14,r=8,p=32${SCRYPT_TAIL}`)).toBe(true);
     expect(reason(`$scrypt$ln=14,r=8,p=33${SCRYPT_TAIL}`)).toBe("cost-out-of-range");

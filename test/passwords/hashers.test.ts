@@ -60,6 +60,11 @@ describe("configuration", () => {
     expect(() => pbkdf2Sha256Hasher({ iterations: 2_000_001 })).toThrow(RangeError);
   });
 
+  it("refuses an scrypt N of 2^(16*r) or more, which RFC 7914 leaves undefined and node:crypto cannot compute", () => {
+    expect(() => scryptHasher({ log2N: 16, r: 1 })).toThrow(new RangeError("scrypt parameters exceed the default bounds: scrypt hash: N and r is out of range (N below 2^(16*r))"));
+    expect(() => scryptHasher({ log2N: 15, r: 1 })).not.toThrow();
+  });
+
   it("refuses scrypt parameters each within its bound but over the default cost budget together", () => {
     // N*r*p = 2^22 and 128*N*r = 512 KiB, both in bounds; the 2^20 lanes of PBKDF2 are what cost.
     expect(() => scryptHasher({ log2N: 2, r: 1024, p: 1024 })).toThrow(new RangeError("scrypt parameters exceed the default cost budget"));

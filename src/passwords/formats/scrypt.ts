@@ -107,6 +107,9 @@ export function parseSodiumScrypt(encoded: string): Result<ScryptHash, HashRejec
 
 export function checkScryptCost(scheme: string, cost: ScryptCost, digestBytes: number, bounds: HashBounds): HashRejection | undefined {
   if (cost.r < 1 || cost.p < 1) return costOutOfRange(scheme, "r and p", "at least 1");
+  // RFC 7914 section 2: N < 2^(128*r/8). Native scrypt refuses a larger N (and, in Node 20, such a
+  // refusal leaves an OpenSSL error behind that can abort the process at a later crypto call).
+  if (cost.n >= 2 ** (16 * cost.r)) return costOutOfRange(scheme, "N and r", "N below 2^(16*r)");
   if (128 * cost.n * cost.r > bounds.scryptMaxMemoryBytes) {
     return costOutOfRange(scheme, "N and r", `128*N*r at most ${bounds.scryptMaxMemoryBytes} bytes`);
   }

@@ -3,6 +3,7 @@ import { IMPORT_CONTEXT } from "../budget.js";
 import { estimateCostMs } from "../cost.js";
 import { encodeBase64 } from "../encoding/base64.js";
 import { randomBytes, utf8 } from "../encoding/bytes.js";
+import { checkScryptCost } from "../formats/scrypt.js";
 import { scrypt } from "../primitives/scrypt.js";
 import { requireInteger, type PasswordHasher } from "./hasher.js";
 
@@ -23,9 +24,11 @@ export function scryptHasher(params: ScryptParams = {}): PasswordHasher {
   const r = requireInteger("r", params.r ?? 8, 1, 1024);
   const p = requireInteger("p", params.p ?? 1, 1, 1024);
   const n = 2 ** log2N;
-  if (128 * n * r > bounds.scryptMaxMemoryBytes || n * r * p > bounds.scryptMaxWork) throw new RangeError("scrypt parameters exceed the default bounds");
   const saltBytes = requireInteger("saltBytes", params.saltBytes ?? 16, 8, 64);
   const hashBytes = requireInteger("hashBytes", params.hashBytes ?? 32, bounds.minDerivedKeyBytes, bounds.maxDerivedKeyBytes);
+  // The same check as every imported scrypt hash gets (RFC 7914's N < 2^(16*r) included).
+  const refusal = checkScryptCost("scrypt", { n, r, p }, hashBytes, bounds);
+  if (refusal !== undefined) throw new RangeError(`scrypt parameters exceed the default bounds: ${refusal.message}`);
   // Its hashes must pass verification's budget too, or every login with them would be refused.
   const own = { family: "scrypt", layout: "passlib", n, r, p, salt: new Uint8Array(saltBytes), digest: new Uint8Array(hashBytes) } as const;
   if (estimateCostMs(own, IMPORT_CONTEXT) > bounds.maxEstimatedCostMs) throw new RangeError("scrypt parameters exceed the default cost budget");
