@@ -3,7 +3,9 @@ import type { CommandRuntime } from "../core/resolved-ports.js";
 import { deliverAfterWrite, leaseForWrite } from "../notifications/after-write.js";
 import { lazyWebAuthnCeremonies } from "../passkeys/lazy-ceremonies.js";
 import { resolveHashBounds } from "../passwords/bounds.js";
+import { checkCostBudget, NOMINAL_PASSWORD_BYTES } from "../passwords/budget.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
+import { hashingPaths, settledHashingPaths } from "../passwords/primitives/paths.js";
 import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
 import type { PasswordHashing, Ports } from "../ports/index.js";
 
@@ -13,7 +15,11 @@ export function passwordHashing(ports: Ports): PasswordHashing {
   const bounds = resolveHashBounds(ports.hashBounds);
   const refusalOf = (encoded: string): string | undefined => {
     const parsed = parsePasswordHash(encoded, bounds);
-    return parsed.isErr() ? parsed.error.message : undefined;
+    if (parsed.isErr()) return parsed.error.message;
+    // parsePasswordHash costs a hash as on a runtime with native code. Where this one would run it
+    // in pure JS, every verification would refuse it as over the budget: so is the import.
+    const paths = settledHashingPaths();
+    return paths === undefined ? undefined : checkCostBudget(parsed.value, bounds.maxEstimatedCostMs, { paths, passwordBytes: NOMINAL_PASSWORD_BYTES })?.message;
   };
   return {
     // A hash the bounds refuse would fail every later check of it (13) and lock its user out, so
@@ -25,6 +31,9 @@ export function passwordHashing(ports: Ports): PasswordHashing {
         throw new Error(`the configured password hasher (${hasher.name}) made a hash that hashBounds refuses (${refusal}): lower its cost or widen hashBounds`);
       }
       return encoded;
+    },
+    async ready() {
+      await hashingPaths();
     },
     refusalOf,
     async verify(encoded, password) {

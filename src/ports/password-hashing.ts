@@ -15,6 +15,11 @@ export interface PasswordCheck {
 export interface PasswordHashing {
   /** A new password hashed with the configured hasher. */
   hash(password: string): Promise<string>;
+  /**
+   * Resolves once `refusalOf` judges hashes as this runtime verifies them (which of its hashing
+   * paths are native is looked up once, asynchronously). Awaited before a request is validated.
+   */
+  ready(): Promise<void>;
   /** Why an imported hash is refused (naming what is wrong, never echoing it), or undefined when it is accepted. */
   refusalOf(encoded: string): string | undefined;
   /** Checks `password` against a stored hash: Err 3 for a hash or password refused before hashing, 13 when hashing fails. */

@@ -98,6 +98,7 @@ export function tracedUserLog(userLog: UserLog, telemetry: Telemetry): UserLog {
 export function tracedPasswords(passwords: PasswordHashing, telemetry: Telemetry): PasswordHashing {
   return {
     hash: (password) => telemetry.span("passwords.hash", NONE, () => passwords.hash(password)),
+    ready: () => passwords.ready(),
     // Synchronous and cheap: a parse of the encoded hash, not worth a span.
     refusalOf: (encoded) => passwords.refusalOf(encoded),
     verify: (encoded, password) =>

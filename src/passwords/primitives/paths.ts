@@ -37,14 +37,24 @@ async function lookUpPaths(): Promise<HashingPaths> {
 
 /** Looked up once for native code on and once for off: the runtime does not change in between. */
 const lookups = new Map<boolean, Promise<HashingPaths>>();
+/** The lookups that have finished, for synchronous callers. */
+const settled = new Map<boolean, HashingPaths>();
 
 /** This runtime's paths: what a hash is checked against right before it is verified. */
 export function hashingPaths(): Promise<HashingPaths> {
   const enabled = nativeEnabled();
   let paths = lookups.get(enabled);
   if (paths === undefined) {
-    paths = lookUpPaths();
+    paths = lookUpPaths().then((found) => {
+      settled.set(enabled, found);
+      return found;
+    });
     lookups.set(enabled, paths);
   }
   return paths;
+}
+
+/** This runtime's paths once `hashingPaths()` has found them; undefined before. */
+export function settledHashingPaths(): HashingPaths | undefined {
+  return settled.get(nativeEnabled());
 }
