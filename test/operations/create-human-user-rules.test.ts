@@ -178,6 +178,27 @@ describe("phone", () => {
     );
   });
 
+  it.each([
+    ["+1 800 FLOWERS", {}],
+    ["+41 79 CALL ME", {}],
+    ["+41 79 123 45 67; DROP TABLE x", {}],
+    ["+41 79 1234567x", {}],
+    ["079 CALL ME", { defaultPhoneRegion: "CH" }],
+  ])("refuses %j whole, rather than storing the number found at its start", async (phone, config) => {
+    const ports = testPorts({ config });
+    expect(await createHumanUser(ports, { ...minimalCreate(), phone: { phone, isVerified: true } }, context)).toEqual(
+      err(invalidBody([{ field: "phone.phone", description: "is not a phone number that can be parsed" }])),
+    );
+    expect(ports.storage.events()).toEqual([]);
+  });
+
+  it("reads a number written with a trunk prefix in brackets, slashes or an extension, as libphonenumber does", async () => {
+    for (const phone of ["+41 (0)79 123 45 67", "+41/79/123 45 67", "+41 79 123 45 67 ext. 12"]) {
+      const payload = await addedPayload({ ...minimalCreate(), phone: { phone, isVerified: true } });
+      expect(payload?.["phone"]).toBe("+41791234567");
+    }
+  });
+
   it("allows only one of sendCode, returnCode and isVerified", async () => {
     const ports = testPorts();
     expect(await createHumanUser(ports, { ...minimalCreate(), phone: { phone: "+41791234567", sendCode: {}, isVerified: false } }, context)).toEqual(

@@ -18,7 +18,10 @@ export function normalizePhoneNumber(text: string, defaultRegion: string | undef
   const trimmed = text.trim();
   if (!trimmed.startsWith("+") && defaultRegion === undefined) return err("must start with + and the country code (no default region is configured)");
   try {
-    const parsed = parsePhoneNumberWithError(trimmed, defaultRegion as CountryCode | undefined);
+    // The whole text is the number: by default the parser picks the first number out of it, so
+    // "+1 800 FLOWERS" became +1800.
+    const options = defaultRegion === undefined ? { extract: false } : { defaultCountry: defaultRegion as CountryCode, extract: false };
+    const parsed = parsePhoneNumberWithError(trimmed, options);
     return ok(parsed.number);
   } catch {
     return err("is not a phone number that can be parsed");
