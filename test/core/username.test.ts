@@ -70,6 +70,7 @@ describe("usernameDomain", () => {
     ["ann@acme.test\u200b", "acme.test"],
     ["ann@ACME.test\u3002", "acme.test"],
     ["a@b@acme.test", "acme.test"],
+    ["@acme.test", "acme.test"],
     ["ann@bücher.example", "bücher.example"],
     ["ann@BU\u0308CHER.example", "bücher.example"],
   ])("reads the domain of %j as %j", (username, domain) => {
@@ -87,7 +88,7 @@ describe("usernameDomain", () => {
     expect(usernameDomain(username)).toBe(domain);
   });
 
-  it.each(["ann", "@acme.test", "ann@", "ann@.", "ann@...", "ann@\u200b", "ann＠"])("finds no domain in %j", (username) => {
+  it.each(["ann", "ann@", "ann@.", "ann@...", "ann@\u200b", "ann＠"])("finds no domain in %j", (username) => {
     expect(usernameDomain(username)).toBeUndefined();
   });
 });

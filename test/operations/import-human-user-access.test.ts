@@ -196,6 +196,7 @@ describe("importHumanUser: rules against storage", () => {
   it.each([
     ["a userName", { userName: "ann@globex.test" }, "userName"],
     ["a userName in upper case", { userName: "ANN@GLOBEX.TEST" }, "userName"],
+    ["a userName with no local part, as ZITADEL checks the text after the last @", { userName: "@globex.test" }, "userName"],
     ["the email it defaults to", { email: { email: "ann@globex.test" } }, "email.email"],
     ["the email it defaults to under a null userName", { userName: null, email: { email: "ann@globex.test" } }, "email.email"],
   ])("answers 3 for %s on a domain another organization verified", async (_name, patch, field) => {

@@ -22,7 +22,7 @@ export function usernameClaimKey(username: string): string {
 export function usernameDomain(username: string): string | undefined {
   const compatible = isAscii(username) ? username : username.normalize("NFKC");
   const at = compatible.lastIndexOf("@");
-  if (at <= 0) return undefined;
+  if (at < 0) return undefined;
   const domain = canonicalDomain(compatible.slice(at + 1));
   return domain === "" ? undefined : domain;
 }
