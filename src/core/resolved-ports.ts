@@ -5,6 +5,7 @@ import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { portFailure } from "./commands/port-call.js";
 import { checkConfiguration } from "./config-check.js";
+import { idnDirectory } from "./idn-directory.js";
 import { cachedDirectory, DEFAULT_DIRECTORY_CACHE_MS } from "./directory-cache.js";
 import { checkedClock } from "../shared/checked-clock.js";
 import { checkedIds } from "./defaults/checked-ids.js";
@@ -86,7 +87,7 @@ function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
   return {
     ...ports,
     // Traced inside the cache: a span is a real directory call, never an answer from the cache.
-    directory: cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000),
+    directory: idnDirectory(cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000)),
     userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
     outbox: storage.outbox,
     // The default makes only good ids; the host's are checked as they are drawn, and its times as they are read.

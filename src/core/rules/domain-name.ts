@@ -1,4 +1,5 @@
 import { isAscii, toNfkcCasefold } from "./case-folding.js";
+import { decodePunycode } from "./punycode.js";
 
 // IDNA2008 registers ß and ς as letters of their own (straße.example is not strasse.example), and
 // UTS #46 maps the capital ẞ to ß; folding them would look up a different domain.
@@ -23,4 +24,39 @@ export function canonicalDomain(domain: string): string {
     .map((part, index) => (index % 2 === 1 ? part : toNfkcCasefold(part)))
     .join("");
   return folded.replace(IDEOGRAPHIC_FULL_STOP, ".").replace(TRAILING_DOTS, "");
+}
+
+const ACE_PREFIX = "xn--";
+/** Text a URL parser would read as something other than a host name: such a domain gets no other spelling. */
+const NOT_A_HOST = /[\s/\\?#@:%[\]<>^|"'`{}]/u;
+
+/** `domain` as the runtime's URL parser writes a host (UTS #46: A-labels, lower case), or undefined when it is none. */
+function urlHost(domain: string): string | undefined {
+  if (domain === "" || NOT_A_HOST.test(domain)) return undefined;
+  try {
+    return new URL(`http://${domain}/`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The domain with its A-labels (`xn--...`) decoded; undefined when one is no label this domain's ASCII form would have. */
+function unicodeSpelling(domain: string): string | undefined {
+  const labels = domain.split(".").map((label) => (label.startsWith(ACE_PREFIX) ? decodePunycode(label.slice(ACE_PREFIX.length)) : label));
+  if (labels.some((label) => label === undefined || label === "")) return undefined;
+  const decoded = labels.join(".");
+  // Only a decoding that encodes back to the same labels is the same domain.
+  return urlHost(decoded) === domain ? canonicalDomain(decoded) : undefined;
+}
+
+/**
+ * The spellings of a canonical domain (see `canonicalDomain`) that name the same domain under
+ * IDNA: the domain itself, then its ASCII form (every label an A-label where it is not ASCII)
+ * and its Unicode form (every A-label decoded). A directory may hold any, so each is looked up.
+ */
+export function domainSpellings(domain: string): readonly string[] {
+  if (isAscii(domain) && !domain.includes(ACE_PREFIX)) return [domain];
+  const ascii = urlHost(domain);
+  const unicode = ascii === undefined ? undefined : unicodeSpelling(ascii);
+  return [...new Set([domain, ascii, unicode])].filter((spelling): spelling is string => spelling !== undefined);
 }

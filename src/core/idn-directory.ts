@@ -1,0 +1,23 @@
+import type { Directory } from "../ports/directory.js";
+import { canonicalDomain, domainSpellings } from "./rules/domain-name.js";
+
+/**
+ * `directory`, with a domain found under any of its IDNA spellings: `bücher.test` and
+ * `xn--bcher-kva.test` are one domain, whichever of them the host registered and whichever a
+ * username or request names. A domain in plain ASCII, without A-labels, is looked up once, as given.
+ */
+export function idnDirectory(directory: Directory): Directory {
+  return {
+    findOrganization: (id) => directory.findOrganization(id),
+    async findOrganizationByDomain(domain) {
+      const found = await directory.findOrganizationByDomain(domain);
+      if (found !== undefined) return found;
+      for (const spelling of domainSpellings(canonicalDomain(domain)).slice(1)) {
+        const other = await directory.findOrganizationByDomain(spelling);
+        if (other !== undefined) return other;
+      }
+      return undefined;
+    },
+    findIdentityProvider: (id) => directory.findIdentityProvider(id),
+  };
+}
