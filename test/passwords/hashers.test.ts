@@ -73,7 +73,7 @@ describe("configuration", () => {
 
   it("defaults to OWASP's settings", async () => {
     const owasp = [
-      parsePasswordHash("$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")._unsafeUnwrap(),
+      parsePasswordHash("$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")._unsafeUnwrap(),
       parsePasswordHash("$scrypt$ln=17,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA")._unsafeUnwrap(),
       parsePasswordHash("$2b$10$k87L/MF28Q673VKh8/cPi.SUl7MU/rWuSiIDDFayrKk/1tBsSQu4u")._unsafeUnwrap(),
       parsePasswordHash("$pbkdf2-sha256$600000$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg.fJPeq1h/gXXY7acBp9/6c.tmQ")._unsafeUnwrap(),
@@ -82,6 +82,18 @@ describe("configuration", () => {
     hashers.forEach((hasher, i) => {
       owasp.forEach((parsed, j) => expect(hasher.isCurrent(parsed)).toBe(i === j));
     });
+  });
+});
+
+describe("needsRehash and the salt", () => {
+  it.each([
+    ["argon2id", (saltBytes: number) => argon2idHasher({ memoryKiB: 64, time: 1, saltBytes })],
+    ["scrypt", (saltBytes: number) => scryptHasher({ log2N: 4, saltBytes })],
+    ["PBKDF2-SHA256", (saltBytes: number) => pbkdf2Sha256Hasher({ iterations: 1000, saltBytes })],
+  ] as const)("%s: a hash with a salt shorter than the hasher's now draws is not current; as long or longer is", async (_name, hasherWith) => {
+    const short = parsePasswordHash(await hasherWith(16).hash("Password1!"))._unsafeUnwrap();
+    const long = parsePasswordHash(await hasherWith(32).hash("Password1!"))._unsafeUnwrap();
+    expect([hasherWith(32).isCurrent(short), hasherWith(32).isCurrent(long), hasherWith(16).isCurrent(short), hasherWith(16).isCurrent(long)]).toEqual([false, true, true, true]);
   });
 });
 

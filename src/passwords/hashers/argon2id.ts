@@ -42,6 +42,7 @@ export function argon2idHasher(params: Argon2idParams = {}): PasswordHasher {
         parsed.time === time &&
         parsed.parallelism === parallelism &&
         parsed.data === undefined &&
+        parsed.salt.length >= saltBytes &&
         parsed.digest.length === hashBytes
       );
     },

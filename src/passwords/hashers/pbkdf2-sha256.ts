@@ -17,7 +17,7 @@ export function pbkdf2Sha256Hasher(params: { readonly iterations?: number; reado
       return `$pbkdf2-sha256$${iterations}$${encodeAdaptedBase64(salt)}$${encodeAdaptedBase64(digest)}`;
     },
     isCurrent(parsed) {
-      return parsed.family === "pbkdf2" && parsed.prf === "sha256" && parsed.iterations === iterations && parsed.digest.length === hashBytes;
+      return parsed.family === "pbkdf2" && parsed.prf === "sha256" && parsed.iterations === iterations && parsed.salt.length >= saltBytes && parsed.digest.length === hashBytes;
     },
   };
 }

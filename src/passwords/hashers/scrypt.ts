@@ -40,7 +40,7 @@ export function scryptHasher(params: ScryptParams = {}): PasswordHasher {
       return `$scrypt$ln=${log2N},r=${r},p=${p}$${encodeBase64(salt, false)}$${encodeBase64(digest, false)}`;
     },
     isCurrent(parsed) {
-      return parsed.family === "scrypt" && parsed.layout === "passlib" && parsed.n === n && parsed.r === r && parsed.p === p && parsed.digest.length === hashBytes;
+      return parsed.family === "scrypt" && parsed.layout === "passlib" && parsed.n === n && parsed.r === r && parsed.p === p && parsed.salt.length >= saltBytes && parsed.digest.length === hashBytes;
     },
   };
 }
