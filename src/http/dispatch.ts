@@ -109,7 +109,8 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
     const { dialect, operation } = route;
     const refusal = refusalByHeaders(parts, route, limit);
     if (refusal !== undefined) return problemAnswer(dialect, refusal);
-    const requester = await options.authenticate(parts.request);
+    // Any falsy answer is "no credentials": JavaScript hosts write `token && lookup(token)`.
+    const requester = (await options.authenticate(parts.request)) || undefined;
     // A code is its own proof: a person who is not signed in redeems it without credentials.
     if (requester === undefined && route.proof !== true) return problemAnswer(dialect, problems.unauthenticated());
     const body = route.method === "GET" ? ok<unknown, HttpProblem>({}) : await readJson(parts, limit);

@@ -219,6 +219,18 @@ describe("authentication", () => {
     expect(touched).toEqual([]);
   });
 
+  it.each([null, false, "", 0])("answers 401 before reading the body when authenticate returns %j, as for nothing (`token && lookup(token)` in JavaScript)", async (returned) => {
+    const { call, touched } = setup({ authenticate: () => returned as unknown as undefined });
+    expect([
+      await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: "{" }),
+      await call(CONNECT_B, { method: "POST", headers: JSON_HEADERS, body: "not even JSON" }),
+    ]).toEqual([
+      { status: 401, body: restError(16, "HTTP-4uth", "authentication required") },
+      { status: 401, body: connectError("unauthenticated", "HTTP-4uth", "authentication required") },
+    ]);
+    expect(touched).toEqual([]);
+  });
+
   it("answers 500 with code 13 and logs when authenticate throws", async () => {
     const { call, touched, logged } = setup({
       authenticate: () => {

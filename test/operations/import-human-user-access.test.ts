@@ -38,6 +38,8 @@ describe("importHumanUser: who is asking", () => {
     ["an empty context", {}],
     ["a context whose requester is undefined", { requester: undefined, orgId: "acme" }],
     ["a context whose requester is null", { requester: null as unknown as Requester }],
+    ["a context whose requester is false (`token && lookup(token)` in JavaScript)", { requester: false as unknown as Requester }],
+    ["a context whose requester is an empty string", { requester: "" as unknown as Requester }],
   ])("answers 16 to %s and writes nothing", async (_name, noRequester) => {
     const ports = importPorts();
     const result = await importHumanUser(ports, minimalImport(), noRequester as OperationContext | undefined);

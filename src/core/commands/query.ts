@@ -50,7 +50,7 @@ export function runQuery<TParsed, TResponse>(
     const shape = query.shape(request);
     if (shape.length > 0) return err(invalidRequest(shape));
     // Null counts as absent, as it does for commands.
-    const requester = context?.requester ?? undefined;
+    const requester = context?.requester || undefined;
     if (requester === undefined) return err(unauthenticated());
     const parsed = query.parse(request);
     if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));

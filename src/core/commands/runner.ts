@@ -102,7 +102,8 @@ async function resolveTarget<TParsed, TResponse>(
   context: OperationContext,
 ): Promise<Result<ResolvedTarget | undefined, ErrorBody>> {
   const access = command.access(request);
-  const requester = context.requester ?? undefined;
+  // Any falsy requester is none: JavaScript callers write `token && lookup(token)`.
+  const requester = context.requester || undefined;
   if (requester === undefined && !access.proof) return err(unauthenticated());
   const target = command.target(request, context, requester);
   if (target === undefined) return ok(undefined);
