@@ -26,16 +26,25 @@ function pathValues(segments: readonly string[], parts: readonly string[]): Reco
     const segment = segments[index] ?? "";
     const part = parts[index] ?? "";
     if (segment.startsWith("{")) {
-      if (part === "") return undefined;
-      try {
-        values[segment.slice(1, -1)] = decodeURIComponent(part);
-      } catch {
-        // A malformed escape names nothing.
-        return undefined;
-      }
-    } else if (segment !== part) return undefined;
+      // A malformed escape names nothing.
+      const value = part === "" ? undefined : decodedPart(part);
+      if (value === undefined) return undefined;
+      values[segment.slice(1, -1)] = value;
+    } else if (segment !== part && (!part.includes("%") || segment !== decodedPart(part))) return undefined;
   }
   return values;
+}
+
+/**
+ * A segment with its percent escapes decoded, as ZITADEL's gateway reads a path before it routes
+ * (`%68uman` is `human`); undefined for a malformed escape. An encoded slash stays inside its segment.
+ */
+function decodedPart(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The routes by their number of segments: a path is compared only with routes as long as it. */

@@ -71,6 +71,21 @@ describe("routes and methods", () => {
     expect(touched).toEqual([]);
   });
 
+  it("reads percent-encoded characters in a path's fixed parts as the characters, as ZITADEL's gateway does", async () => {
+    const { call, touched } = setup({ authenticate: () => undefined });
+    const post = (path: string) => call(path, { method: "POST", headers: JSON_HEADERS, body: "{}" });
+    // A route that matched asks for credentials; one that did not answers 404 or 405.
+    expect([await post("/v2/users/%68uman"), await post("/management/v1/users/human/%5Fimport"), await post("/zitadel.user.v2.UserService/Add%48umanUser")]).toEqual([
+      { status: 401, body: restError(16, "HTTP-4uth", "authentication required") },
+      { status: 401, body: restError(16, "HTTP-4uth", "authentication required") },
+      { status: 401, body: connectError("unauthenticated", "HTTP-4uth", "authentication required") },
+    ]);
+    // An encoded slash does not separate segments, and a malformed escape names nothing.
+    expect((await post("/v2/users%2Fhuman")).status).toBe(404);
+    expect((await post("/v2/users/%E0%A4%A")).status).toBe(404);
+    expect(touched).toEqual([]);
+  });
+
   it("answers another method with 405 and Allow: POST, in each style", async () => {
     const { raw, touched } = setup();
     const rest = await raw(REST_B, { method: "GET" });
