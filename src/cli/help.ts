@@ -55,7 +55,8 @@ database's outbox for the application's delivery worker; nothing is sent from he
 are keyed with the application's keys, which the import needs: HUMAN_USERS_CODE_HMAC_KEY (base64,
 32+ bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes) and HUMAN_USERS_KEY_ID
 (HUMAN_USERS_PREVIOUS_KEYS: retired keys, keyId:hmacKey:encryptionKey separated by commas).
-Without them the import refuses to start, unless --no-mail.
+Without them the import refuses to start, unless --no-mail. Firebase hashes in the $f_scrypt$
+spelling need the project's signer key: HUMAN_USERS_FIREBASE_SIGNER_KEY (its base64_signer_key).
 
 The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",
 "reason", "earlierLine" or "userId"}; it never holds a password or a hash.

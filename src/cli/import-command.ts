@@ -190,6 +190,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     mailer: outboxOnly,
     clock: systemClock,
     ...(keys.value === undefined ? {} : { keys: keys.value }),
+    ...(io.env["HUMAN_USERS_FIREBASE_SIGNER_KEY"] === undefined ? {} : { firebaseSignerKey: io.env["HUMAN_USERS_FIREBASE_SIGNER_KEY"] }),
     // Without the application's keys only --no-mail gets here, and it writes no code to check.
     config: { immediateDelivery: "off", allowThrowawayKeys: keys.value === undefined, ...(command.origin === undefined ? {} : { origin: command.origin }) },
   };

@@ -6,15 +6,20 @@ import { resolveHashBounds } from "../passwords/bounds.js";
 import { checkCostBudget, NOMINAL_PASSWORD_BYTES } from "../passwords/budget.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import { hashingPaths, settledHashingPaths } from "../passwords/primitives/paths.js";
-import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
+import { withProjectSignerKey } from "../passwords/formats/firebase-scrypt.js";
+import { firebaseSignerKeyBytes, parsePasswordHash, verifyPassword } from "../passwords/verify.js";
 import type { PasswordHashing, Ports } from "../ports/index.js";
 
 /** Password hashing from the ports' hasher and bounds, with `human-users/passwords`. */
 export function passwordHashing(ports: Ports): PasswordHashing {
   const hasher = ports.passwordHasher ?? defaultPasswordHasher;
   const bounds = resolveHashBounds(ports.hashBounds);
+  const firebaseSignerKey = ports.firebaseSignerKey;
+  const signerKey = firebaseSignerKeyBytes(firebaseSignerKey);
   const refusalOf = (encoded: string): string | undefined => {
-    const parsed = parsePasswordHash(encoded, bounds);
+    const syntax = parsePasswordHash(encoded, bounds);
+    // A Firebase hash that leaves the signer key to the project cannot be checked without it.
+    const parsed = syntax.isOk() && syntax.value.family === "firebase-scrypt" ? withProjectSignerKey(syntax.value, signerKey) : syntax;
     if (parsed.isErr()) return parsed.error.message;
     // parsePasswordHash costs a hash as on a runtime with native code. Where this one would run it
     // in pure JS, every verification would refuse it as over the budget: so is the import.
@@ -37,7 +42,7 @@ export function passwordHashing(ports: Ports): PasswordHashing {
     },
     refusalOf,
     async verify(encoded, password) {
-      const checked = await verifyPassword(encoded, password, { bounds, hasher });
+      const checked = await verifyPassword(encoded, password, firebaseSignerKey === undefined ? { bounds, hasher } : { bounds, hasher, firebaseSignerKey });
       return checked.isOk() ? ok(checked.value) : err(checked.error);
     },
   };

@@ -3,7 +3,7 @@ import type { HashBounds } from "./bounds.js";
 import { checkCostBudget, IMPORT_CONTEXT } from "./budget.js";
 import { checkArgon2Bounds, parseArgon2, verifyArgon2 } from "./formats/argon2.js";
 import { checkBcryptBounds, parseBcrypt, parseDjangoBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
-import { checkFirebaseScryptBounds, parseFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
+import { checkFirebaseScryptBounds, parseFirebaseScrypt, parseSuperTokensFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
 import { parseHmac, verifyHmac } from "./formats/hmac.js";
 import { parseMd5Crypt, verifyMd5Crypt } from "./formats/md5-crypt.js";
 import { checkPbkdf2Bounds, parseDjangoPbkdf2, parsePbkdf2, verifyPbkdf2 } from "./formats/pbkdf2.js";
@@ -28,6 +28,7 @@ const PARSERS: readonly (readonly [RegExp, Parser])[] = [
   [/^\$scrypt\$/, parseScrypt],
   [/^\$7\$/, parseSodiumScrypt],
   [/^\$firescrypt\$/, parseFirebaseScrypt],
+  [/^\$f_scrypt\$/, parseSuperTokensFirebaseScrypt],
   [/^\$pbkdf2(?:-sha(?:1|224|256|384|512))?\$/, parsePbkdf2],
   [/^pbkdf2_sha(?:1|256)\$/, parseDjangoPbkdf2],
   [/^\$(?:1|apr1|md5-crypt)\$/, parseMd5Crypt],

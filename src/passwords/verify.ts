@@ -1,9 +1,11 @@
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
+import { decodeLenientBase64 } from "../shared/base64.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkCostBudget } from "./budget.js";
 import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withinBounds } from "./dispatch.js";
 import { utf8 } from "./encoding/bytes.js";
+import { withProjectSignerKey } from "./formats/firebase-scrypt.js";
 import { internalBody, rejectionBody } from "./errors.js";
 import { defaultPasswordHasher } from "./hashers/default.js";
 import type { PasswordHasher } from "./hashers/hasher.js";
@@ -28,6 +30,11 @@ export interface VerifyPasswordOptions {
   readonly bounds?: Partial<HashBounds>;
   /** The hasher new passwords are hashed with, which decides `needsRehash`. Default: `defaultPasswordHasher`. */
   readonly hasher?: PasswordHasher;
+  /**
+   * The Firebase project's `base64_signer_key`, for hashes in SuperTokens' `$f_scrypt$` spelling,
+   * which leaves it out. Without it, or with text that is not base64, such hashes answer 3.
+   */
+  readonly firebaseSignerKey?: string;
 }
 
 /** Whether the password matched, and whether the hash should be replaced. */
@@ -40,18 +47,26 @@ export interface PasswordVerification {
 interface ResolvedOptions {
   readonly bounds: HashBounds;
   readonly hasher: PasswordHasher;
+  readonly firebaseSignerKey: Uint8Array | undefined;
 }
 
 function isHasher(value: unknown): value is PasswordHasher {
   return typeof value === "object" && value !== null && typeof (value as { readonly isCurrent?: unknown }).isCurrent === "function";
 }
 
+/** A Firebase project's signer key as its console shows it (standard base64), or undefined when it is none. */
+export function firebaseSignerKeyBytes(key: unknown): Uint8Array | undefined {
+  const bytes = typeof key === "string" ? decodeLenientBase64(key) : undefined;
+  return bytes === undefined || bytes.length === 0 ? undefined : bytes;
+}
+
 /** Options of the wrong shape are ignored member by member: the defaults are the safe side. */
 function resolveOptions(options: unknown): ResolvedOptions {
-  const given = typeof options === "object" && options !== null ? (options as { readonly bounds?: unknown; readonly hasher?: unknown }) : {};
+  const given = typeof options === "object" && options !== null ? (options as { readonly bounds?: unknown; readonly hasher?: unknown; readonly firebaseSignerKey?: unknown }) : {};
   return {
     bounds: resolveHashBounds(given.bounds as Partial<HashBounds> | undefined),
     hasher: isHasher(given.hasher) ? given.hasher : defaultPasswordHasher,
+    firebaseSignerKey: firebaseSignerKeyBytes(given.firebaseSignerKey),
   };
 }
 
@@ -71,8 +86,11 @@ function guarded<T>(verification: () => ResultAsync<T, ErrorBody>): ResultAsync<
   }
 }
 
-function verifyResolved(parsed: unknown, password: unknown, options: ResolvedOptions): ResultAsync<PasswordVerification, ErrorBody> {
-  if (!isParsedPasswordHash(parsed)) return errAsync(rejectionBody(notParsedHash()));
+function verifyResolved(given: unknown, password: unknown, options: ResolvedOptions): ResultAsync<PasswordVerification, ErrorBody> {
+  if (!isParsedPasswordHash(given)) return errAsync(rejectionBody(notParsedHash()));
+  const keyed = given.family === "firebase-scrypt" ? withProjectSignerKey(given, options.firebaseSignerKey) : ok(given);
+  if (keyed.isErr()) return errAsync(rejectionBody(keyed.error));
+  const parsed: ParsedPasswordHash = keyed.value;
   const checked = passwordInput(password, options.bounds, true).andThen((bytes) => {
     const rejection = checkBounds(parsed, options.bounds);
     return rejection === undefined ? ok(bytes) : err(rejection);

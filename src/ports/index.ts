@@ -54,6 +54,12 @@ export interface Ports {
   /** Cost bounds for imported hashes, member by member over `defaultHashBounds`. */
   readonly hashBounds?: Partial<HashBounds>;
   /**
+   * The Firebase project's `base64_signer_key` (Authentication, Password hash parameters), for
+   * imported hashes in SuperTokens' `$f_scrypt$` spelling, which leaves it out. Without it such
+   * hashes are refused (3) at import.
+   */
+  readonly firebaseSignerKey?: string;
+  /**
    * Default: random keys made once per process, so codes cannot be checked after a restart: a
    * durable store (`storage.durable`) refuses them (code 9) unless `config.allowThrowawayKeys`.
    * `keysFromEnvironment(process.env)` reads durable ones.

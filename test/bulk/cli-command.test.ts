@@ -74,6 +74,32 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
+  it("imports Firebase users whose hashes leave the signer key out with HUMAN_USERS_FIREBASE_SIGNER_KEY, and reports them without it", async () => {
+    const firebase = "$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==";
+    const signerKey = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==";
+    const file = fileWith("firebase.jsonl", `${JSON.stringify(userRequest("fay", { hash: firebase }))}\n`);
+    const database = await cliDatabase("firebase");
+    try {
+      const without = command(file, database.target);
+      expect(await runImport(without, captured())).toMatchObject({ exitCode: 1, summary: { rows: 1, imported: 0, failed: 1 } });
+      expect(report(without.reportPath)).toEqual([
+        {
+          line: 1,
+          status: "failed",
+          code: 3,
+          error: "USER-1nv4",
+          field: "hashedPassword.value",
+          reason: "firebase scrypt hash: signer key is the Firebase project's, and none is configured (firebaseSignerKey)",
+        },
+      ]);
+      const withKey = command(file, database.target);
+      expect(await runImport(withKey, captured({ ...appKeys, HUMAN_USERS_FIREBASE_SIGNER_KEY: signerKey }))).toMatchObject({ exitCode: 0, summary: { rows: 1, imported: 1, failed: 0 } });
+      expect((await database.contents()).usernames).toEqual(["fay"]);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
   it("fails the second of two people with one username (exit 1, a conflict naming the earlier line); a re-run of a finished import reports nothing", async () => {
     const people = [userRequest("ann", { email: "ann@acme.test" }), userRequest("ann", { email: "other@acme.test" })];
     const file = fileWith("two-anns.jsonl", `${people.map((person) => JSON.stringify(person)).join("\n")}\n`);

@@ -59,6 +59,14 @@ describe("checkConfiguration", () => {
     expect(configurationProblems({ mailer: {}, clock: { now: () => new Date() } })).toEqual(["ports.storage is missing", "ports.mailer.send must be a function"]);
   });
 
+  it("takes a Firebase signer key in base64 and refuses anything else", () => {
+    const key = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==";
+    expect(configurationProblems(testPorts({ firebaseSignerKey: key }))).toEqual([]);
+    for (const bad of ["not base64!", "", 42]) {
+      expect(configurationProblems(testPorts({ firebaseSignerKey: bad as string }))).toEqual(["ports.firebaseSignerKey must be the Firebase project's base64_signer_key, in base64"]);
+    }
+  });
+
   it("takes ports.directory in place of the store's own directory", () => {
     const { directory, ...storage } = memoryStore();
     expect(configurationProblems({ ...testPorts(), storage })).toEqual([
