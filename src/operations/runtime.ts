@@ -12,6 +12,8 @@ import type { PasswordHashing, Ports } from "../ports/index.js";
 
 /** Password hashing from the ports' hasher and bounds, with `human-users/passwords`. */
 export function passwordHashing(ports: Ports): PasswordHashing {
+  // Started now, so that the lookup overlaps the first call's directory reads rather than follows them.
+  hashingPaths().catch(() => undefined);
   const hasher = ports.passwordHasher ?? defaultPasswordHasher;
   const bounds = resolveHashBounds(ports.hashBounds);
   const firebaseSignerKey = ports.firebaseSignerKey;

@@ -1,12 +1,13 @@
 // A mailer or SMS sender whose `send` never settles must not hold delivery: after
 // `config.delivery.sendTimeoutSeconds` the attempt counts as failed and is retried with backoff.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
 import { configurationProblems } from "../../src/core/config-check.js";
 import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
 import { resolveDeliverySettings } from "../../src/notifications/settings.js";
 import { createHumanUser } from "../../src/operations/index.js";
+import { hashingPaths } from "../../src/passwords/primitives/paths.js";
 import type { HumanUsersConfig } from "../../src/ports/config.js";
 import type { MailMessage } from "../../src/ports/mailer.js";
 import { failureName, type Telemetry } from "../../src/ports/telemetry.js";
@@ -40,6 +41,12 @@ function retryingReport(error: string, notification = emailNotification()) {
     errors: [],
   };
 }
+
+// An operation's first call in a process waits for the one lookup of which hashing runs natively
+// (an import, real I/O): made here, before time is faked, so that the limits below are all it waits for.
+beforeAll(async () => {
+  await hashingPaths();
+});
 
 // Fake timers throughout: the limits pass in no time, and a timer left behind is counted.
 beforeEach(() => {
