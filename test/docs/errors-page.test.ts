@@ -47,6 +47,7 @@ function everyBody(): ErrorBody[] {
     userErrors.noPhone(),
     userErrors.alreadyInitialized(),
     userErrors.notInitialized(),
+    userErrors.passwordNotChanged(),
     userErrors.wrongPassword(),
     userErrors.userLocked(),
     userErrors.userNotLocked(),

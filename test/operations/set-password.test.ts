@@ -97,6 +97,34 @@ describe.each(kinds)("setPassword on $name", (kind) => {
   });
 });
 
+describe.each(kinds)("setPassword before the initialization, and to the same password, on $name", (kind) => {
+  const NOT_INITIALIZED = plainError(9, "USER-un1t", "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)");
+
+  it("answers 9 for a user still waiting for its initialization, with every proof and without one, and writes nothing", async () => {
+    const { ports, eventsOf } = await kind.open();
+    // An unverified email: the user is initial until it redeems the initialization code.
+    const userId = await imported(ports, annWithHash(cheapHash(OLD), { email: { email: "ann@acme.test", isEmailVerified: false } }));
+    expect((await getUser(ports, { userId }, { requester: member }))._unsafeUnwrap().user.state).toBe("USER_STATE_INITIAL");
+    for (const [request, context] of [
+      [{ userId, newPassword: { password: NEW } }, { requester: member }],
+      [{ userId, newPassword: { password: NEW }, currentPassword: OLD }, {}],
+      [{ userId, newPassword: { password: NEW }, verificationCode: "ABCDEF" }, {}],
+    ] as const) {
+      expect((await setPassword(ports, request, context))._unsafeUnwrapErr()).toEqual(NOT_INITIALIZED);
+    }
+    expect(await eventsOf(userId, 2)).toEqual([]);
+  });
+
+  it("answers 9 to a new password proven by the same current password, and writes nothing", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    expect((await setPassword(ports, { userId, newPassword: { password: OLD }, currentPassword: OLD }))._unsafeUnwrapErr()).toEqual(
+      plainError(9, "USER-s4me", "the new password is the current one"),
+    );
+    expect(await eventsOf(userId, 2)).toEqual([]);
+  });
+});
+
 describe("setPassword: the request", () => {
   const [memory] = kinds;
   if (memory === undefined) throw new Error("no memory store");

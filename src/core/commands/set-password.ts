@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeExpired, codeWrong, noCodePending, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
+import { codeExhausted, codeExpired, codeWrong, noCodePending, notInitialized, passwordNotChanged, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
@@ -28,7 +28,9 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     if (stored === undefined) return err((await dummyVerification(ports, proof.password)) ?? wrongPassword());
     const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, proof.password);
     if (checked.isErr()) return err(checked.error);
-    return checked.value.valid ? undefined : recorded(failedCheckEvents(user, organization), wrongPassword());
+    if (!checked.value.valid) return recorded(failedCheckEvents(user, organization), wrongPassword());
+    // As ZITADEL: a change proven by the current password must change it.
+    return parsed.password === proof.password ? err(passwordNotChanged()) : undefined;
   }
   switch (checkCode(user.passwordResetCode, proof.code, now, ports.keys)) {
     case "match":
@@ -60,6 +62,8 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   async decide(input) {
     const { ports, parsed, user } = input;
     if (user === undefined) return err(userNotFound());
+    // As ZITADEL's SetPassword: a user waiting for its initialization sets its first password with the initialization code.
+    if (user.lifecycle === "USER_STATE_INITIAL") return err(notInitialized());
     const refused = await refuseProof(input, user);
     if (refused !== undefined) return refused;
     const encodedHash = await hashOnce(ports, parsed, parsed.password);

@@ -28,6 +28,7 @@ export const errorIds = {
   noPhone: "USER-n0ph",
   alreadyInitialized: "USER-1n1t",
   notInitialized: "USER-un1t",
+  passwordNotChanged: "USER-s4me",
   invalidConfiguration: "USER-c0nf",
   wrongPassword: "USER-p4ss",
   userLocked: "USER-l0ck",
@@ -104,6 +105,8 @@ export const emailAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.email
 export const phoneAlreadyVerified = (): ErrorBody => errorBody(9, errorIds.phoneAlreadyVerified, "the phone number is already verified");
 export const noPhone = (): ErrorBody => errorBody(9, errorIds.noPhone, "the user has no phone number");
 export const alreadyInitialized = (): ErrorBody => errorBody(9, errorIds.alreadyInitialized, "the user is already initialized");
+/** Code 9, as ZITADEL's `Errors.User.Password.NotChanged`: a change proven by the current password must change it. */
+export const passwordNotChanged = (): ErrorBody => errorBody(9, errorIds.passwordNotChanged, "the new password is the current one");
 export const notInitialized = (): ErrorBody =>
   errorBody(9, errorIds.notInitialized, "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)");
 
