@@ -380,6 +380,21 @@ describe("URL templates", () => {
     expect(result).toEqual(err(invalidBody([{ field: "email.sendCode.urlTemplate", description }])));
     expect(ports.storage.events()).toEqual([]);
   });
+
+  it("refuses a template whose link, filled with the request's own user id, is no absolute URL: the id lands in its host", async () => {
+    const { result, ports } = await send("https://x.test{{.UserID}}/verify?code={{.Code}}", "@evil.test");
+    expect(result).toEqual(err(invalidBody([{ field: "email.sendCode.urlTemplate", description: "must give an absolute http or https URL with this user's id" }])));
+    expect(ports.storage.events()).toEqual([]);
+    // The same template with an id that fits a host name is taken.
+    expect((await send("https://x.test{{.UserID}}/verify?code={{.Code}}", "1")).result.isOk()).toBe(true);
+  });
+
+  it("refuses a user id that makes the configured link no absolute URL, naming the id", async () => {
+    const ports = testPorts({ config: { emailVerificationUrlTemplate: "https://{{.UserID}}.app.test/verify?code={{.Code}}" } });
+    const result = await createHumanUser(ports, { ...minimalCreate(), userId: "a b" }, context);
+    expect(result).toEqual(err(invalidBody([{ field: "userId", description: "cannot be put into the configured link template: it makes no absolute http or https URL" }])));
+    expect(ports.storage.events()).toEqual([]);
+  });
 });
 
 describe("TOTP secret", () => {

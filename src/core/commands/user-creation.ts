@@ -6,15 +6,17 @@ import type { UniqueClaim } from "../../ports/user-log.js";
 import { encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { idpLinkClaim, userIdClaim, usernameClaim } from "../claims.js";
-import { aborted, alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
+import type { FieldViolation } from "../errors/index.js";
+import { aborted, alreadyExists, identityProviderNotFound, invalidRequest, reservedDomain } from "../errors/user-errors.js";
 import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { usernameDomain } from "../rules/username.js";
 import { importFingerprint } from "../users/import-fingerprint.js";
-import { parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
+import { isHttpUrl, parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
 import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
 import { encryptSecret, type EncryptedSecret } from "../secrets/encrypt.js";
 import type { UserDraft } from "../user-draft.js";
+import { violation } from "../validation/violations.js";
 import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, DecideInput, Decision } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
@@ -185,9 +187,21 @@ function codeNotification(user: NewUser, kind: NotificationKind, recipient: stri
   };
 }
 
-function codeLink(user: NewUser, template: UrlTemplate, code: string): string {
-  return renderUrlTemplate(template, { UserID: user.userId, Code: code, OrgID: user.organization.id });
+/**
+ * The link for `code`. The template was checked with sample values; the real ones can still break
+ * it (a user id the request chose, put into the host): then the request's value is refused (3),
+ * naming the template when the request gave it, else the user id. Any other failure is the host's.
+ */
+function codeLink(user: NewUser, template: UrlTemplate, code: string, requestTemplate: boolean): Result<string, PlanProblem> {
+  const link = renderUrlTemplate(template, { UserID: user.userId, Code: code, OrgID: user.organization.id });
+  if (isHttpUrl(link)) return ok(link);
+  if (requestTemplate) return err(violation(["email", "sendCode", "urlTemplate"], "must give an absolute http or https URL with this user's id"));
+  if (user.draft.userId !== undefined) return err(violation(["userId"], "cannot be put into the configured link template: it makes no absolute http or https URL"));
+  return err("the link template makes no absolute http or https URL with this user's values");
 }
+
+/** Why a plan cannot be made: a request's value that breaks a link, or (as text) the host's configuration. */
+type PlanProblem = FieldViolation | string;
 
 /** The configured link template, or the default one under the origin. */
 function linkTemplate(user: NewUser, given: string | undefined, path: string): Result<UrlTemplate, string> {
@@ -205,7 +219,7 @@ function planCreation<TResponse>(
   userId: string,
   encodedHash: string | undefined,
   totpSecret: EncryptedSecret | undefined,
-): Result<Plan, string> {
+): Result<Plan, PlanProblem> {
   const { parsed: draft, organization, now } = input;
   const { config } = ports;
   const { kind } = spec;
@@ -229,7 +243,9 @@ function planCreation<TResponse>(
     else {
       const template = email.urlTemplate !== undefined ? ok(email.urlTemplate) : linkTemplate(user, config?.emailVerificationUrlTemplate, DEFAULT_TEMPLATES.verification);
       if (template.isErr()) return err(template.error);
-      notifications.push(codeNotification(user, "email.verification", email.address, code, codeLink(user, template.value, code.plain)));
+      const link = codeLink(user, template.value, code.plain, email.urlTemplate !== undefined);
+      if (link.isErr()) return err(link.error);
+      notifications.push(codeNotification(user, "email.verification", email.address, code, link.value));
     }
   }
   if (kind === "import" && issuesCodes && (!email.verified || draft.password === undefined)) {
@@ -237,7 +253,9 @@ function planCreation<TResponse>(
     events.push({ type: "user.human.initialization.code.added", payload: code.stored });
     const template = linkTemplate(user, config?.initializationUrlTemplate, DEFAULT_TEMPLATES.initialization);
     if (template.isErr()) return err(template.error);
-    notifications.push(codeNotification(user, "email.initialization", email.address, code, codeLink(user, template.value, code.plain)));
+    const link = codeLink(user, template.value, code.plain, false);
+    if (link.isErr()) return err(link.error);
+    notifications.push(codeNotification(user, "email.initialization", email.address, code, link.value));
   }
 
   const { phone } = draft;
@@ -331,7 +349,7 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
   if (encodedHash.isErr()) return err(encodedHash.error);
   const totpSecret = draft.totpSecret === undefined ? undefined : await encryptSecret(draft.totpSecret, ports.keys, ports.random);
   const plan = planCreation(ports, spec, input, userId.value, encodedHash.value, totpSecret);
-  if (plan.isErr()) return err(portFailure(new Error(plan.error), "link configuration", ports.logger));
+  if (plan.isErr()) return err(typeof plan.error === "string" ? portFailure(new Error(plan.error), "link configuration", ports.logger) : invalidRequest([plan.error]));
   const { events, notifications, extras } = plan.value;
   return ok({
     userId: userId.value,
