@@ -1,6 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
 import { concatBytes } from "../shared/bytes.js";
-import { firstRepeatedMember } from "./repeated-member.js";
 import { problems, type HttpProblem } from "./wire-error.js";
 
 /** A body's chunks gathered up to a limit, so that a body without (or lying in) Content-Length is cut off there too. */
@@ -77,14 +76,9 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The body as parsed JSON (any JSON value: the operation judges its shape), or why not. */
 export function parseJsonBody(bytes: Uint8Array): Result<unknown, HttpProblem> {
-  let text: string;
-  let parsed: unknown;
   try {
-    text = strictUtf8.decode(bytes);
-    parsed = JSON.parse(text) as unknown;
+    return ok(JSON.parse(strictUtf8.decode(bytes)) as unknown);
   } catch {
     return err(problems.malformedJson());
   }
-  const repeated = firstRepeatedMember(text);
-  return repeated === undefined ? ok(parsed) : err(problems.repeatedMember(repeated));
 }

@@ -165,32 +165,6 @@ describe("bodies", () => {
     expect(touched).toEqual([]);
   });
 
-  it("refuses a body that repeats a member, as ZITADEL's JSON reader does, at any depth and however the name is escaped", async () => {
-    const { call, touched } = setup();
-    const post = (path: string, body: string) => call(path, { method: "POST", headers: JSON_HEADERS, body });
-    const profile = '"profile":{"givenName":"Ann","familyName":"Lee"}';
-    expect([
-      await post(REST_A, `{"username":"first","username":"second",${profile},"email":{"email":"a@x.test"}}`),
-      await post(REST_A, `{${profile},"email":{"email":"a@x.test","\u0065mail":"b@x.test"}}`),
-      await post(CONNECT_B, `{"userName":"ann","profile":{"firstName":"A","lastName":"B","firstName":"C"}}`),
-    ]).toEqual([
-      { status: 400, body: restError(3, "HTTP-dup1", 'request body repeats the member "username"') },
-      { status: 400, body: restError(3, "HTTP-dup1", 'request body repeats the member "email"') },
-      { status: 400, body: connectError("invalid_argument", "HTTP-dup1", 'request body repeats the member "firstName"') },
-    ]);
-    expect(touched).toEqual([]);
-  });
-
-  it("takes the same name in sibling objects, in a list's objects, and as a value", async () => {
-    const handler = createFetchHandler(
-      { storage: memoryStore({ organizations: [{ id: "org-1", domains: [] }] }), mailer: memoryMailer(), clock: fixedClock("2024-05-01T12:00:00Z") },
-      { authenticate: () => ADMIN },
-    );
-    const body = '{"username":"email","profile":{"givenName":"Ann","familyName":"Lee","nickName":"profile"},"email":{"email":"a@x.test","returnCode":{}},"metadata":[{"key":"k1","value":"dg=="},{"key":"k2","value":"dg=="}],"organization":{"orgId":"org-1"}}';
-    const response = await handler(new Request(`http://localhost${REST_A}`, { method: "POST", headers: JSON_HEADERS, body }));
-    expect(response.status).toBe(200);
-  });
-
   it("refuses a body that is not UTF-8", async () => {
     const { call, touched } = setup();
     const latin1 = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]); // {"a":"é"} in Latin-1
