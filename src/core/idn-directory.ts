@@ -4,7 +4,8 @@ import { canonicalDomain, domainSpellings } from "./rules/domain-name.js";
 /**
  * `directory`, with a domain found under any of its IDNA spellings: `bücher.test` and
  * `xn--bcher-kva.test` are one domain, whichever of them the host registered and whichever a
- * username or request names. A domain in plain ASCII, without A-labels, is looked up once, as given.
+ * username or request names; so are `ＢÜCHER.test` and `bücher.test.`. A domain in plain ASCII,
+ * without A-labels or a trailing dot, is looked up once, as given.
  */
 export function idnDirectory(directory: Directory): Directory {
   return {
@@ -12,7 +13,9 @@ export function idnDirectory(directory: Directory): Directory {
     async findOrganizationByDomain(domain) {
       const found = await directory.findOrganizationByDomain(domain);
       if (found !== undefined) return found;
-      for (const spelling of domainSpellings(canonicalDomain(domain)).slice(1)) {
+      const lowered = domain.toLowerCase();
+      // The canonical spelling too (full-width letters, a trailing dot), unless it differs only in case.
+      for (const spelling of domainSpellings(canonicalDomain(domain)).filter((candidate) => candidate !== lowered)) {
         const other = await directory.findOrganizationByDomain(spelling);
         if (other !== undefined) return other;
       }

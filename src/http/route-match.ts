@@ -37,7 +37,8 @@ function pathValues(segments: readonly string[], parts: readonly string[]): Reco
 
 /**
  * A segment with its percent escapes decoded, as ZITADEL's gateway reads a path before it routes
- * (`%68uman` is `human`); undefined for a malformed escape. An encoded slash stays inside its segment.
+ * (`%68uman` is `human`); undefined for a malformed escape. Unlike there, an encoded slash stays
+ * inside its segment, so that a user id holding a slash can be named in a path.
  */
 function decodedPart(part: string): string | undefined {
   try {

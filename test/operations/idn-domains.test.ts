@@ -46,10 +46,10 @@ describe("reserved domains under their other IDNA spelling", () => {
 });
 
 describe("organization.orgDomain under its other IDNA spelling", () => {
-  it("finds the organization that verified the domain", async () => {
+  it.each(["xn--bcher-kva.test", "XN--BCHER-KVA.TEST", "bücher.test.", "ＢÜCHER.test", "bücher。test"])("finds the organization that verified the domain, named %j", async (orgDomain) => {
     const ports = testPorts({}, { organizations: [ACME, GLOBEX, UNICODE] });
     const admin = { requester: instanceAdmin };
-    const created = await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@books.example" }, organization: { orgDomain: "xn--bcher-kva.test" } }, admin);
+    const created = await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@books.example" }, organization: { orgDomain } }, admin);
     expect(created).toEqual(ok({ userId: FIRST_ID, details: { sequence: "2", changeDate: "2026-03-04T05:06:07Z", resourceOwner: "books" } }));
   });
 });
