@@ -74,6 +74,11 @@ export interface Decision<TResponse> {
 export interface Command<TParsed, TResponse> {
   /** The function's name, for logs (`createHumanUser`). */
   readonly name: string;
+  /**
+   * The request may carry a password hash to store, which its rules judge as this runtime will
+   * verify it: validation then waits for the one lookup of the runtime's hashing paths.
+   */
+  readonly takesPasswordHashes?: boolean;
   /** The request members the command reads (derive it from the schema with `fieldTreeOf`): nothing else is copied or looked at. */
   readonly fields: FieldTree;
   /** Required objects and other structure checked before anyone is asked for permission. */

@@ -22,6 +22,7 @@ const creation: CreationSpec<CreateHumanUserResponse> = {
 /** ZITADEL's v2 `AddHumanUser` (`POST /v2/users/human`): a new user with verification codes. */
 export const createHumanUserCommand: Command<UserDraft, CreateHumanUserResponse> = {
   name: "createHumanUser",
+  takesPasswordHashes: true,
   fields: createRequestFields,
   shape: createRequestShape,
   access: () => ({ permission: "user.write", proof: false }),

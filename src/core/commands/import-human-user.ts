@@ -35,6 +35,7 @@ const creationWithoutCodes: CreationSpec<ImportHumanUserResponse> = { ...creatio
  */
 export const importHumanUserCommand: Command<UserDraft, ImportHumanUserResponse> = {
   name: "importHumanUser",
+  takesPasswordHashes: true,
   fields: importRequestFields,
   shape: importRequestShape,
   access: () => ({ permission: "user.write", proof: false }),

@@ -156,7 +156,7 @@ export async function prepareCommand<TParsed, TResponse>(
     const target = await resolveTarget(ports, command, request, given);
     if (target.isErr()) return err(target.error);
     const found = target.value;
-    await ports.passwords.ready();
+    if (command.takesPasswordHashes === true) await ports.passwords.ready();
     const rules = rulesContext(ports, found?.organization);
     const parsed = command.parse(request, rules);
     if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
