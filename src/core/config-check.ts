@@ -6,7 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import { defaultLeaseSeconds } from "../ports/config.js";
 import type { Ports } from "../ports/index.js";
-import { decodeLenientBase64 } from "../shared/base64.js";
+import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";
 import { invalidConfiguration } from "./errors/user-errors.js";
@@ -99,8 +99,7 @@ function checkPorts(problems: Problems, ports: Fields): void {
   for (const [name, methods] of optional) problems.section(`ports.${name}`, () => optionalPort(problems, ports[name], `ports.${name}`, methods));
   problems.section("ports.firebaseSignerKey", () => {
     const key = ports["firebaseSignerKey"];
-    const bytes = typeof key === "string" ? decodeLenientBase64(key) : undefined;
-    if (key !== undefined && (bytes === undefined || bytes.length === 0)) problems.add("ports.firebaseSignerKey must be the Firebase project's base64_signer_key, in base64");
+    if (key !== undefined && firebaseSignerKeyBytes(key) === undefined) problems.add("ports.firebaseSignerKey must be the Firebase project's base64_signer_key, in base64");
   });
 }
 

@@ -7,7 +7,8 @@ import { checkCostBudget, NOMINAL_PASSWORD_BYTES } from "../passwords/budget.js"
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import { hashingPaths, settledHashingPaths } from "../passwords/primitives/paths.js";
 import { withProjectSignerKey } from "../passwords/formats/firebase-scrypt.js";
-import { firebaseSignerKeyBytes, parsePasswordHash, verifyPassword } from "../passwords/verify.js";
+import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
+import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { PasswordHashing, Ports } from "../ports/index.js";
 
 /** Password hashing from the ports' hasher and bounds, with `human-users/passwords`. */

@@ -1,5 +1,5 @@
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
-import { decodeLenientBase64 } from "../shared/base64.js";
+import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkCostBudget } from "./budget.js";
@@ -52,12 +52,6 @@ interface ResolvedOptions {
 
 function isHasher(value: unknown): value is PasswordHasher {
   return typeof value === "object" && value !== null && typeof (value as { readonly isCurrent?: unknown }).isCurrent === "function";
-}
-
-/** A Firebase project's signer key as its console shows it (standard base64), or undefined when it is none. */
-export function firebaseSignerKeyBytes(key: unknown): Uint8Array | undefined {
-  const bytes = typeof key === "string" ? decodeLenientBase64(key) : undefined;
-  return bytes === undefined || bytes.length === 0 ? undefined : bytes;
 }
 
 /** Options of the wrong shape are ignored member by member: the defaults are the safe side. */

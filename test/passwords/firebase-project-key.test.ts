@@ -34,6 +34,9 @@ describe("verifyPassword: $f_scrypt$ with the project's signer key", () => {
 
   it("parses the parameters and refuses what the other spellings refuse", () => {
     expect(parsePasswordHash(SUPERTOKENS)._unsafeUnwrap()).toMatchObject({ family: "firebase-scrypt", layout: "supertokens", n: 2 ** 14, r: 8, p: 1, signerKey: undefined });
+    // m is log2 N, from 1 to 30: 1024 is no literal N here, as it is in Kratos' ln.
+    for (const m of [0, 31, 1024]) expect(parsePasswordHash(`$f_scrypt$${HASH}$${SALT}$m=${m}$r=8$s=Bw==`, { scryptMaxMemoryBytes: 2 ** 50, scryptMaxWork: 2 ** 50 }).isErr()).toBe(true);
+    expect(parsePasswordHash(`$f_scrypt$${HASH}$${SALT}$m=31$r=8$s=Bw==`)._unsafeUnwrapErr().message).toBe("firebase scrypt hash: m is out of range (1..30)");
     for (const bad of [`$f_scrypt$${HASH}$${SALT}$m=014$r=8$s=Bw==`, `$f_scrypt$${HASH}$${SALT}$m=14$r=8`, `$f_scrypt$${HASH}$${SALT}$m=14$r=x$s=Bw==`, `$f_scrypt$${HASH}$${SALT}$m=31$r=8$s=Bw==`, `$f_scrypt$AAAA$${SALT}$m=14$r=8$s=Bw==`]) {
       expect(parsePasswordHash(bad).isErr()).toBe(true);
     }

@@ -4,8 +4,8 @@ import { constantTimeEqual } from "../constant-time.js";
 import { decodeBase64 } from "../encoding/base64.js";
 import { concatBytes } from "../encoding/bytes.js";
 import { scrypt } from "../primitives/scrypt.js";
-import { malformed, type HashRejection } from "../rejection.js";
-import { checkScryptCost, parseScryptParams, scryptN } from "./scrypt.js";
+import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
+import { checkScryptCost, parseScryptParams } from "./scrypt.js";
 
 /**
  * Firebase's modified scrypt: key = scrypt(password, salt || separator, N=2^ln, r, p), and the
@@ -50,6 +50,8 @@ export function parseFirebaseScrypt(encoded: string): Result<FirebaseScryptHash,
   return ok({ family: "firebase-scrypt", layout: "kratos", ...cost.value, salt, digest, saltSeparator, signerKey });
 }
 
+/** Above this, N alone is past every memory bound (2^31 * 128 bytes). */
+const MAX_MEM_COST = 30;
 const SUPERTOKENS_SHAPE = /^\$f_scrypt\$([^$]*)\$([^$]*)\$m=([^$]*)\$r=([^$]*)\$s=([^$]*)$/;
 /** A decimal without sign or leading zero, as the other formats' numbers. */
 const DECIMAL = /^(?:0|[1-9][0-9]{0,8})$/;
@@ -61,8 +63,9 @@ export function parseSuperTokensFirebaseScrypt(encoded: string): Result<Firebase
   const [, digestText, saltText, memText, roundsText, separatorText] = match as unknown as [string, string, string, string, string, string];
   if (!DECIMAL.test(memText)) return err(malformed(SCHEME, "m", "is not a decimal number"));
   if (!DECIMAL.test(roundsText)) return err(malformed(SCHEME, "r", "is not a decimal number"));
-  const n = scryptN(Number(memText));
-  if (n.isErr()) return err(n.error);
+  // Firebase's mem_cost is always log2 N (no literal N, as Kratos' `ln` may be).
+  const memCost = Number(memText);
+  if (memCost < 1 || memCost > MAX_MEM_COST) return err(costOutOfRange(SCHEME, "m", `1..${MAX_MEM_COST}`));
   const fields: Uint8Array[] = [];
   for (const [name, text] of [["hash", digestText], ["salt", saltText], ["salt separator", separatorText]] as const) {
     const bytes = decodeBase64(text, "optional");
@@ -71,7 +74,7 @@ export function parseSuperTokensFirebaseScrypt(encoded: string): Result<Firebase
   }
   const [digest, salt, saltSeparator] = fields as [Uint8Array, Uint8Array, Uint8Array];
   if (digest.length < MIN_DIGEST_BYTES) return err(malformed(SCHEME, "hash", `is shorter than ${MIN_DIGEST_BYTES} bytes`));
-  return ok({ family: "firebase-scrypt", layout: "supertokens", n: n.value, r: Number(roundsText), p: 1, salt, digest, saltSeparator, signerKey: undefined });
+  return ok({ family: "firebase-scrypt", layout: "supertokens", n: 2 ** memCost, r: Number(roundsText), p: 1, salt, digest, saltSeparator, signerKey: undefined });
 }
 
 /**
