@@ -4,8 +4,8 @@
 // quietly replaced by a default.
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
-import { defaultLeaseSeconds } from "../ports/config.js";
 import type { Ports } from "../ports/index.js";
+import { defaultLeaseSeconds } from "../shared/default-lease.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";

@@ -1,4 +1,5 @@
-import { defaultLeaseSeconds, type DeliverySettings, type HumanUsersConfig } from "../ports/config.js";
+import type { DeliverySettings, HumanUsersConfig } from "../ports/config.js";
+import { defaultLeaseSeconds } from "../shared/default-lease.js";
 
 /** Every delivery setting, the configured ones over the defaults. */
 export type ResolvedDeliverySettings = Required<DeliverySettings>;

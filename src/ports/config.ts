@@ -117,9 +117,6 @@ export interface LanguageMessages {
  */
 export type MessageTemplates = Readonly<Record<string, LanguageMessages>>;
 
-/** `DeliverySettings.leaseSeconds` when not given; the configuration check compares the send time limit with it. */
-export const defaultLeaseSeconds = 300;
-
 /** How the outbox retries. Every member optional; defaults in docs/mail.md. Counts are whole numbers, 1 or more; seconds are above 0. */
 export interface DeliverySettings {
   /** Attempts before a notification is dead. Default 10. */
