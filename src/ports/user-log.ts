@@ -65,10 +65,12 @@ export interface ClaimHolder {
 }
 
 /**
- * Why an append was not written. `claim-held`: another user holds one of its claims (or the append
- * repeats one). `sequence-conflict`: the stream moved on since the decision (a lost race), or a new
- * user's stream exists already. `user-not-found`: an append to an existing user whose stream does
- * not exist.
+ * Why an append was not written. `claim-held`: one of the claims it takes is held already (by
+ * another user, or, for a new user, by the stream of the same id: a new user's claims, its
+ * `user_id` claim among them, are checked before its stream), or the append repeats one.
+ * `sequence-conflict`: the stream moved on since the decision (a lost race), or a new user's
+ * stream exists already and the append takes no claim it holds. `user-not-found`: an append to an
+ * existing user whose stream does not exist.
  */
 export type AppendRefusal =
   | { readonly ok: false; readonly reason: "claim-held"; readonly conflict: UniqueClaim }

@@ -193,6 +193,21 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(inAnyClaimOrder(await snapshot()).claims).toEqual(sortClaims([...first.claims, ...otherScope.claims, ...otherKind.claims]));
       }));
 
+      it("keeps claims apart whose kind, scope and key run together into the same text", withStore(async ({ storage }) => {
+        // A store keying claims by kind + scope + key with no separator would take these for one.
+        const first = newUserAppend("u1", { claims: [{ kind: "idp_link", scope: "idp-1", key: "23" }] });
+        const second = newUserAppend("u2", { claims: [{ kind: "idp_link", scope: "idp-12", key: "3" }, { kind: "idp_link", scope: "idp-123", key: "" }] });
+        expect([await storage.userLog.append(first), await storage.userLog.append(second)]).toEqual([{ ok: true }, { ok: true }]);
+      }));
+
+      it("answers claim-held, naming its user_id claim, for a new user whose id a stream holds already: a new user's claims come before its stream", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 2 }));
+        const before = inAnyClaimOrder(await snapshot());
+        const again = { ...newUserAppend("u1", { events: 1, notifications: 0 }), claims: [userIdClaim("u1"), usernameClaim("fresh-name")] };
+        expect(await storage.userLog.append(again)).toEqual({ ok: false, reason: "claim-held", conflict: userIdClaim("u1") });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
       it("compares claim keys exactly: case, accents and Unicode forms are the core's business", withStore(async ({ storage }) => {
         // The core normalizes usernames before claiming; user ids and external ids are case-sensitive.
         const keys = ["alice", "Alice", "ALICE", "caf\u00e9", "cafe\u0301", "stra\u00dfe", "strasse", "alice "];
@@ -276,6 +291,23 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           claims: sortClaims(winner?.claims),
           notifications: winner?.notifications.map(pendingRecord),
         });
+      }));
+    });
+
+    describe("user log: existing users racing for a claim", () => {
+      it(`lets exactly one of ${racers} existing users taking one claim at once win it, the others told who holds it`, withStore(async ({ storage, snapshot }) => {
+        const users = Array.from({ length: racers }, (_, index) => `u${index}`);
+        for (const userId of users) await storage.userLog.append(newUserAppend(userId, { events: 1 }));
+        const claim = { kind: "passkey", scope: "", key: "credential-1" } as const;
+        const outcomes = await Promise.all(users.map((userId) => storage.userLog.append(existingUserAppend(userId, 1, { claims: [claim] }))));
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        expect(outcomes.filter((outcome) => !outcome.ok)).toEqual(Array.from({ length: racers - 1 }, () => ({ ok: false, reason: "claim-held", conflict: claim })));
+        const winner = users[outcomes.findIndex((outcome) => outcome.ok)];
+        expect(await storage.userLog.findClaimHolder(claim)).toBe(winner);
+        // Only the winner's append was written: one more event for it, none for the others.
+        const eventCounts = await Promise.all(users.map(async (userId) => (await storage.userLog.loadEvents(userId)).length));
+        expect(eventCounts.filter((count) => count === 2)).toHaveLength(1);
+        expect(inAnyClaimOrder(await snapshot()).claims.filter((held) => held.kind === "passkey")).toEqual([claim]);
       }));
     });
 
@@ -479,12 +511,14 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.userLog.append(newUserAppend("u1", { events: 1 }));
         await Promise.all(
           Array.from({ length: APPENDERS }, async () => {
-            for (;;) {
+            // Bounded, so that a store that never lets an appender land fails here rather than hang the run.
+            for (let attempt = 1; attempt <= APPENDERS * 4; attempt++) {
               const last = (await storage.userLog.loadEvents("u1")).length;
               const outcome = await storage.userLog.append(existingUserAppend("u1", last));
               if (outcome.ok) return;
               expect(outcome).toMatchObject({ ok: false, reason: "sequence-conflict" });
             }
+            expect.fail(`an appender was refused ${APPENDERS * 4} times at the sequence loadEvents gave it: loadEvents or the sequence check reads a stale stream`);
           }),
         );
         const sequences = (await storage.userLog.loadEvents("u1")).map((event) => event.sequence);
@@ -648,6 +682,18 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         ]);
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
         expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
+      }));
+
+      it("records a delivery reported after its lease ended: a mail that went out was delivered, whoever reports it", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
+        await lease(storage, 0);
+        const late = LEASE_MS * 3;
+        await storage.outbox.markDelivered("u1-n0", at(late));
+        expect(inAnyClaimOrder(await snapshot()).notifications).toEqual([
+          { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "delivered", deliveredAt: at(late).toISOString() },
+        ]);
+        expect(await lease(storage, late + 1)).toEqual([]);
       }));
 
       it("ignores a failure reported after delivery", withStore(async ({ storage, snapshot }) => {
