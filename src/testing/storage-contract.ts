@@ -169,6 +169,14 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, 0, 100, ["u2-n0", "u2-n1"])).toEqual([]);
       }));
 
+      it("rejects a write that cannot be written (a notification id that exists already) and writes none of it", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1"));
+        const before = inAnyClaimOrder(await snapshot());
+        const clash = { ...newUserAppend("u2", { events: 3 }), notifications: [notificationOf("u2", "org-a", 0), { ...notificationOf("u2", "org-a", 1), id: "u1-n0" }] };
+        await expect(storage.userLog.append(clash)).rejects.toThrow();
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
       it("writes a write that holds no claims", withStore(async ({ storage, snapshot }) => {
         const write = { ...newUserAppend("u1"), claims: [] };
         expect(await storage.userLog.append(write)).toEqual({ ok: true });
@@ -497,6 +505,19 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.userLog.loadEvents("ghost")).toEqual([]);
       }));
 
+      it("answers user-not-found before looking at the claims of an append to a user that does not exist", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1"));
+        expect(await storage.userLog.append(existingUserAppend("ghost", 3, { claims: [usernameClaim("u1-name")] }))).toEqual({ ok: false, reason: "user-not-found" });
+      }));
+
+      it("refuses an append to an existing user that takes one claim twice, writing nothing", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1 }));
+        const before = inAnyClaimOrder(await snapshot());
+        const twice = existingUserAppend("u1", 1, { claims: [usernameClaim("twice"), usernameClaim("twice")] });
+        expect(await storage.userLog.append(twice)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("twice") });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
       it(`lets exactly one of ${APPENDERS} parallel appends at one sequence win, the others answered with the new sequence`, withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 2 }));
         const outcomes = await Promise.all(Array.from({ length: APPENDERS }, () => storage.userLog.append(existingUserAppend("u1", 2))));
@@ -583,6 +604,11 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.userLog.append(newUserAppend("u1", { notifications: 2 }));
         expect(await lease(storage, 0, 2)).toEqual([pending("u2-n0", "u2", 0), pending("u2-n1", "u2", 1)]);
         expect(await lease(storage, 0)).toEqual([pending("u2-n2", "u2", 2), pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1)]);
+      }));
+
+      it("hands out the asked ids once each, in writing order, however they are asked", withStore(async ({ storage }) => {
+        await storage.userLog.append(newUserAppend("u1", { notifications: 3 }));
+        expect(await lease(storage, 0, 100, ["u1-n2", "u1-n0", "u1-n2", "u1-n0"])).toEqual([pending("u1-n0", "u1", 0), pending("u1-n2", "u1", 2)]);
       }));
 
       it("hands out only the asked ids when `ids` is given", withStore(async ({ storage }) => {
