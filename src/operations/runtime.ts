@@ -6,7 +6,7 @@ import { resolveHashBounds } from "../passwords/bounds.js";
 import { checkCostBudget, NOMINAL_PASSWORD_BYTES } from "../passwords/budget.js";
 import { defaultPasswordHasher } from "../passwords/hashers/default.js";
 import { hashingPaths, settledHashingPaths } from "../passwords/primitives/paths.js";
-import { withProjectSignerKey } from "../passwords/formats/firebase-scrypt.js";
+import { withFirebaseProjectKey } from "../passwords/dispatch.js";
 import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { PasswordHashing, Ports } from "../ports/index.js";
@@ -20,9 +20,8 @@ export function passwordHashing(ports: Ports): PasswordHashing {
   const firebaseSignerKey = ports.firebaseSignerKey;
   const signerKey = firebaseSignerKeyBytes(firebaseSignerKey);
   const refusalOf = (encoded: string): string | undefined => {
-    const syntax = parsePasswordHash(encoded, bounds);
     // A Firebase hash that leaves the signer key to the project cannot be checked without it.
-    const parsed = syntax.isOk() && syntax.value.family === "firebase-scrypt" ? withProjectSignerKey(syntax.value, signerKey) : syntax;
+    const parsed = parsePasswordHash(encoded, bounds).andThen((hash) => withFirebaseProjectKey(hash, signerKey));
     if (parsed.isErr()) return parsed.error.message;
     // parsePasswordHash costs a hash as on a runtime with native code. Where this one would run it
     // in pure JS, every verification would refuse it as over the budget: so is the import.

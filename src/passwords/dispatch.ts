@@ -3,7 +3,7 @@ import type { HashBounds } from "./bounds.js";
 import { checkCostBudget, IMPORT_CONTEXT } from "./budget.js";
 import { checkArgon2Bounds, parseArgon2, verifyArgon2 } from "./formats/argon2.js";
 import { checkBcryptBounds, parseBcrypt, parseDjangoBcrypt, parseDjangoBcryptSha256, verifyBcrypt } from "./formats/bcrypt.js";
-import { checkFirebaseScryptBounds, parseFirebaseScrypt, parseSuperTokensFirebaseScrypt, verifyFirebaseScrypt } from "./formats/firebase-scrypt.js";
+import { checkFirebaseScryptBounds, parseFirebaseScrypt, parseSuperTokensFirebaseScrypt, verifyFirebaseScrypt, withProjectSignerKey } from "./formats/firebase-scrypt.js";
 import { parseHmac, verifyHmac } from "./formats/hmac.js";
 import { parseMd5Crypt, verifyMd5Crypt } from "./formats/md5-crypt.js";
 import { checkPbkdf2Bounds, parseDjangoPbkdf2, parsePbkdf2, verifyPbkdf2 } from "./formats/pbkdf2.js";
@@ -113,6 +113,11 @@ function checkParameters(hash: ParsedPasswordHash, bounds: HashBounds): HashReje
  */
 export function checkBounds(hash: ParsedPasswordHash, bounds: HashBounds): HashRejection | undefined {
   return checkParameters(hash, bounds) ?? checkCostBudget(hash, bounds.maxEstimatedCostMs, IMPORT_CONTEXT);
+}
+
+/** `hash` ready to be verified: a Firebase hash that leaves the signer key out gets the project's, or is refused without it. */
+export function withFirebaseProjectKey(hash: ParsedPasswordHash, signerKey: Uint8Array | undefined): Result<ParsedPasswordHash, HashRejection> {
+  return hash.family === "firebase-scrypt" ? withProjectSignerKey(hash, signerKey) : ok(hash);
 }
 
 export function withinBounds(hash: ParsedPasswordHash, bounds: HashBounds): Result<ParsedPasswordHash, HashRejection> {

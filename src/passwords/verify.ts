@@ -3,9 +3,8 @@ import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkCostBudget } from "./budget.js";
-import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withinBounds } from "./dispatch.js";
+import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withFirebaseProjectKey, withinBounds } from "./dispatch.js";
 import { utf8 } from "./encoding/bytes.js";
-import { withProjectSignerKey } from "./formats/firebase-scrypt.js";
 import { internalBody, rejectionBody } from "./errors.js";
 import { defaultPasswordHasher } from "./hashers/default.js";
 import type { PasswordHasher } from "./hashers/hasher.js";
@@ -82,7 +81,7 @@ function guarded<T>(verification: () => ResultAsync<T, ErrorBody>): ResultAsync<
 
 function verifyResolved(given: unknown, password: unknown, options: ResolvedOptions): ResultAsync<PasswordVerification, ErrorBody> {
   if (!isParsedPasswordHash(given)) return errAsync(rejectionBody(notParsedHash()));
-  const keyed = given.family === "firebase-scrypt" ? withProjectSignerKey(given, options.firebaseSignerKey) : ok(given);
+  const keyed = withFirebaseProjectKey(given, options.firebaseSignerKey);
   if (keyed.isErr()) return errAsync(rejectionBody(keyed.error));
   const parsed: ParsedPasswordHash = keyed.value;
   const checked = passwordInput(password, options.bounds, true).andThen((bytes) => {
