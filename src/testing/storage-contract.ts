@@ -10,6 +10,7 @@ import type {
   UserLog,
   StoredEvent,
   UniqueClaim,
+  UserAppend,
 } from "../ports/storage.js";
 import {
   T0,
@@ -351,6 +352,58 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           claims: sortClaims(claimed.claims),
           notifications: [...unclaimed.notifications, ...claimed.notifications].map(pendingRecord),
         });
+      }));
+
+      it("keeps every text of a batch as written, whatever characters a store's own format gives a meaning", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        // Quotes, backslashes, braces, commas and the word NULL mean something in SQL, CSV and
+        // array literals; spaces at the ends, line breaks and emoji are easy to lose.
+        const texts = ['say "hi"', "back\\slash\\", "{braces}", "a,b", "NULL", " padded ", "line\nbreak\ttab", "😀 x", "", "it's"];
+        const writesOf = (batch: string): UserAppend[] =>
+          texts.map((text, index) => {
+            const base = newUserAppend(`${batch}${index} ${text}`, { claims: [usernameClaim(`${batch} ${text}`)] });
+            return {
+              ...base,
+              events: base.events.map((event) => ({ ...event, type: `${event.type} ${text}`, payload: { ...event.payload, text } })),
+              notifications: base.notifications.map((notification) => ({ ...notification, recipient: text, code: text, link: text, displayName: text, username: text })),
+              listing: { ...base.listing, username: `${batch} ${text}`, givenName: text, familyName: text, nickName: text, displayName: text, email: text, emailFolded: text, phone: text, displayNameFolded: text },
+            };
+          });
+        const first = writesOf("a");
+        expect(await appendNewUsers(first)).toEqual(first.map(() => ({ ok: true })));
+        // A write that loses a claim in the batch: stores may write such a batch another way.
+        const second = writesOf("b");
+        const loser = newUserAppend("loser", { claims: [usernameClaim(`a ${texts[0] ?? ""}`)] });
+        expect(await appendNewUsers([...second, loser])).toEqual([...second.map(() => ({ ok: true })), { ok: false, reason: "claim-held", conflict: usernameClaim(`a ${texts[0] ?? ""}`) }]);
+        const writes = [...first, ...second];
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
+          events: writes.flatMap((write) => write.events),
+          claims: sortClaims(writes.flatMap((write) => write.claims)),
+          notifications: writes.flatMap((write) => write.notifications.map(pendingRecord)),
+        });
+        for (const write of writes) expect(await storage.userLog.loadEvents(write.userId)).toEqual(write.events);
+        const byId = (a: { readonly userId: string }, b: { readonly userId: string }) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+        const page = await storage.userLog.queryUsers({ filter: { all: [] }, sortBy: "userId", ascending: true, offset: 0, limit: 100 });
+        expect([...page.users].sort(byId)).toEqual(writes.map((write) => write.listing).sort(byId));
+      }));
+
+      it("answers sequence-conflict for a write whose stream exists and whose claims are free, gives them back, and writes the rest of the batch", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        const existing = { ...newUserAppend("u1", { events: 2 }), claims: [] };
+        await storage.userLog.append(existing);
+        const claimless = { ...newUserAppend("u1", { notifications: 0 }), claims: [] };
+        const withFreeClaim = newUserAppend("u1", { notifications: 0, claims: [usernameClaim("free")] });
+        const other = newUserAppend("u2");
+        const twice = { ...newUserAppend("u3", { notifications: 0 }), claims: [] };
+        const conflict = { ok: false, reason: "sequence-conflict", actualSequence: 2 } as const;
+        // Its claims (its user_id claim among them: u1 was written without one) are free: the stream decides.
+        expect(await appendNewUsers([claimless, other, withFreeClaim])).toEqual([conflict, { ok: true }, conflict]);
+        // Of two writes of one new stream in a batch, the second finds the first's.
+        expect(await appendNewUsers([twice, { ...twice }])).toEqual([{ ok: true }, conflict]);
+        expect(inAnyClaimOrder(await snapshot())).toEqual({
+          events: [...existing.events, ...other.events, ...twice.events],
+          claims: sortClaims(other.claims),
+          notifications: [...existing.notifications, ...other.notifications].map(pendingRecord),
+        });
+        for (const claim of withFreeClaim.claims) expect(await storage.userLog.findClaimHolder(claim)).toBeUndefined();
       }));
 
       it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendNewUsers) => {

@@ -1,17 +1,30 @@
 import { claimKey } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
 import type { SqlTransaction } from "./sql-database.js";
-import { LISTING_COLUMNS, LISTING_RECORD, listingValues } from "./listing-sql.js";
+import { LISTING_ARRAY_COLUMNS, LISTING_COLUMNS, listingValues } from "./listing-sql.js";
+import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, listingRows, newUserParams, NOTIFICATION_PARAMS, notificationRows } from "./new-user-rows.js";
 import { claimOrder } from "./statements.js";
 
+const FIRST_EVENT = 1 + CLAIM_PARAMS;
+const FIRST_NOTIFICATION = FIRST_EVENT + EVENT_PARAMS;
+const FIRST_LISTING = FIRST_NOTIFICATION + NOTIFICATION_PARAMS;
+/** Where among the listings' parameters their user ids are: each write's user id. */
+const LISTING_USER_ID = LISTING_ARRAY_COLUMNS.findIndex(({ member }) => member === "userId");
+
+/** The round's parameters, in the order `roundSql` numbers them. */
+function roundParams(writes: readonly UserAppend[]): readonly string[] {
+  const params = newUserParams(writes);
+  return [...params.claims, ...params.events, ...params.notifications, ...params.listings];
+}
+
 /**
- * Many users' writes as one statement, each write atomic on its own. $1 the round's claims, each
- * tagged with its write's user id (`writer`), $2 its events, $3 its notifications, $4 its listings;
- * each of these three belongs to the user its `aggregateId` or `userId` names (checked by
- * `ownWrites`), so it needs no tag: one `JSON.stringify` of the objects as they are, no copy per
- * row. As jsonb, so that payloads are parsed once and the claims document is read twice without
- * parsing it again. Claims are inserted in the global order every writer uses. A write's events,
- * notifications and listing are inserted unless it lost one of its claims.
+ * Many users' writes as one statement, each write atomic on its own. The rows travel as one array
+ * per column (see column-arrays.ts): the round's claims, each tagged with its write's user id
+ * (`writer`), from $1; its events from $5, their payloads as one JSON array zipped in by `ROWS
+ * FROM`; its notifications, then its listings, one parameter per column after those. Each event,
+ * notification and listing belongs to the user its `aggregateId` or `userId` names (checked by
+ * `ownWrites`), so it needs no tag. Claims are inserted in the global order every writer uses. A
+ * write's events, notifications and listing are inserted unless it lost one of its claims.
  * Answers only the writes that lost a claim: each with every claim it won (a row with null claim
  * columns when it won none), so the caller can tell who lost and give back what the losers had
  * won. A write it does not name won all its claims: usually the answer is empty, where answering
@@ -20,31 +33,39 @@ import { claimOrder } from "./statements.js";
 const roundSql = `
 WITH claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
-  SELECT c.kind, c.scope, c.key, c.writer FROM jsonb_to_recordset($1::jsonb) AS c(kind text, scope text, key text, writer text)
+  SELECT c.kind, c.scope, c.key, c.writer FROM ${claimRows(1)}
   ${claimOrder}
   ON CONFLICT DO NOTHING
   RETURNING kind, scope, key, user_id
 ), incomplete AS (
-  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM jsonb_to_recordset($1::jsonb) AS c(writer text) GROUP BY c.writer) AS wanted
+  SELECT wanted.writer FROM (SELECT c.writer, count(*) AS claims FROM ${claimRows(1)} GROUP BY c.writer) AS wanted
   LEFT JOIN (SELECT user_id, count(*) AS claims FROM claimed GROUP BY user_id) AS won ON won.user_id = wanted.writer
   WHERE coalesce(won.claims, 0) < wanted.claims
+), existing AS (
+  SELECT e.aggregate_id AS writer, max(e.sequence) AS last FROM human_users_events e
+  WHERE e.aggregate_id = ANY ($${FIRST_LISTING + LISTING_USER_ID}::text[])
+  GROUP BY e.aggregate_id
+), refused AS (
+  SELECT writer FROM incomplete UNION ALL SELECT writer FROM existing
 ), events AS (
   INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM jsonb_to_recordset($2::jsonb) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)
-  WHERE e."aggregateId" NOT IN (SELECT writer FROM incomplete)
+  FROM ${eventRows(FIRST_EVENT)}
+  WHERE e."aggregateId" NOT IN (SELECT writer FROM refused)
 ), notifications AS (
   INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
   SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
-  FROM jsonb_to_recordset($3::jsonb) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text,
-    link text, locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz)
-  WHERE n."userId" NOT IN (SELECT writer FROM incomplete)
+  FROM ${notificationRows(FIRST_NOTIFICATION)}
+  WHERE n."userId" NOT IN (SELECT writer FROM refused)
 ), listed AS (
   INSERT INTO human_users_listings (${LISTING_COLUMNS})
-  SELECT ${listingValues("l")} FROM jsonb_to_recordset($4::jsonb) AS l(${LISTING_RECORD})
-  WHERE l."userId" NOT IN (SELECT writer FROM incomplete)
+  SELECT ${listingValues("l")} FROM ${listingRows(FIRST_LISTING)}
+  WHERE l."userId" NOT IN (SELECT writer FROM refused)
 )
-SELECT c.kind, c.scope, c.key, i.writer FROM incomplete AS i LEFT JOIN claimed AS c ON c.user_id = i.writer`;
+SELECT c.kind, c.scope, c.key, i.writer, NULL::integer AS last FROM incomplete AS i LEFT JOIN claimed AS c ON c.user_id = i.writer
+UNION ALL
+SELECT c.kind, c.scope, c.key, x.writer, x.last FROM existing AS x LEFT JOIN claimed AS c ON c.user_id = x.writer
+WHERE x.writer NOT IN (SELECT writer FROM incomplete)`;
 
 /** Gives back claims that refused writes had won. $1 claims tagged with their writer. */
 const giveBackSql = `
@@ -57,25 +78,6 @@ interface WonClaim {
   readonly scope: string;
   readonly key: string;
   readonly writer: string;
-}
-
-/**
- * Many writes' claims (each tagged with its writer), events, notifications and listings, as one JSON
- * array each. A notification its write leases to the writer carries the lease's end (`leasedUntil`).
- */
-export function tagged(writes: readonly UserAppend[]): { claims: string; events: string; notifications: string; listings: string } {
-  const claims: { kind: string; scope: string; key: string; writer: string }[] = [];
-  const events: UserAppend["events"][number][] = [];
-  const notifications: (UserAppend["notifications"][number] & { readonly leasedUntil?: string })[] = [];
-  const listings: UserAppend["listing"][] = [];
-  for (const write of writes) {
-    for (const { kind, scope, key } of write.claims) claims.push({ kind, scope, key, writer: write.userId });
-    for (const event of write.events) events.push(event);
-    const leasedUntil = write.leaseNotificationsUntil?.toISOString();
-    for (const notification of write.notifications) notifications.push(leasedUntil === undefined ? notification : { ...notification, leasedUntil });
-    listings.push(write.listing);
-  }
-  return { claims: JSON.stringify(claims), events: JSON.stringify(events), notifications: JSON.stringify(notifications), listings: JSON.stringify(listings) };
 }
 
 /**
@@ -101,7 +103,8 @@ function splitRound<T extends { readonly write: UserAppend }>(pending: readonly 
   const round: T[] = [];
   const later: T[] = [];
   for (const item of pending) {
-    const keys = item.write.claims.map(claimKey);
+    // A user id counts as a claim here too: of two writes of one new stream, the second must see the first's.
+    const keys = [...item.write.claims.map(claimKey), `stream ${item.write.userId}`];
     (keys.some((key) => wanted.has(key)) ? later : round).push(item);
     for (const key of keys) wanted.add(key);
   }
@@ -122,24 +125,40 @@ function firstNotWon(write: UserAppend, won: readonly WonClaim[]): UniqueClaim |
   return undefined;
 }
 
-/** The claims each losing write won, by writer: every writer named, with none when its row has no claim. */
-function wonByLosers(rows: readonly unknown[]): Map<string, WonClaim[]> {
-  const byWriter = new Map<string, WonClaim[]>();
+/** A write the round refused: the claims it won (to give back), and its stream's last sequence when the stream exists already. */
+interface Refused {
+  readonly won: WonClaim[];
+  last: number | undefined;
+}
+
+/** The writes the round refused, by writer: every writer named, with no claim when its row has none. */
+function refusedWrites(rows: readonly unknown[]): Map<string, Refused> {
+  const byWriter = new Map<string, Refused>();
   for (const row of rows) {
-    const { kind, scope, key, writer } = row as Record<string, string | null>;
-    const name = writer ?? "";
+    const { kind, scope, key, writer, last } = row as Record<string, string | number | null>;
+    const name = String(writer ?? "");
     let mine = byWriter.get(name);
-    if (mine === undefined) byWriter.set(name, (mine = []));
-    if (kind !== null && kind !== undefined) mine.push({ kind: kind as UniqueClaim["kind"], scope: scope ?? "", key: key ?? "", writer: name });
+    if (mine === undefined) byWriter.set(name, (mine = { won: [], last: undefined }));
+    if (last !== null && last !== undefined) mine.last = Number(last);
+    if (kind !== null && kind !== undefined) mine.won.push({ kind: String(kind) as UniqueClaim["kind"], scope: String(scope ?? ""), key: String(key ?? ""), writer: name });
   }
   return byWriter;
 }
 
+/** What the round answers a write: refused for a claim another holds first, then for a stream that exists already. */
+function outcomeOf(write: UserAppend, refused: Refused | undefined): AppendOutcome {
+  if (refused === undefined) return { ok: true };
+  const conflict = firstNotWon(write, refused.won);
+  if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict };
+  return { ok: false, reason: "sequence-conflict", actualSequence: refused.last ?? 0 };
+}
+
 /**
- * Writes a batch inside `tx`, answering each write in order as `appendUser` would one after another.
+ * Writes a batch inside `tx`, answering each write in order as `append` would one after another.
  * Usually one statement: all claims inserted (in the global order every writer uses), then the
- * events and notifications of the writes that won all theirs. A write sharing a claim with
- * an earlier one of the batch waits for a further round; a refused write's claims are given back.
+ * events, notifications and listings of the writes that won all theirs and whose stream does not
+ * exist yet. A write sharing a claim or a user id with an earlier one of the batch waits for a
+ * further round; a refused write's claims are given back.
  */
 export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppend[]): Promise<AppendOutcome[]> {
   if (!ownWrites(writes)) throw new Error("appendNewUsers: a write carries another user's event, notification or listing");
@@ -147,14 +166,12 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppen
   let pending = writes.map((write, index) => ({ write, index }));
   while (pending.length > 0) {
     const { round, later } = splitRound(pending);
-    const json = tagged(round.map((item) => item.write));
-    const losers = wonByLosers((await tx.query(roundSql, [json.claims, json.events, json.notifications, json.listings])).rows);
+    const refused = refusedWrites((await tx.query(roundSql, roundParams(round.map((item) => item.write)))).rows);
     const giveBack: WonClaim[] = [];
     for (const { write, index } of round) {
-      const mine = losers.get(write.userId);
-      const conflict = mine === undefined ? undefined : firstNotWon(write, mine);
-      outcomes[index] = conflict === undefined ? { ok: true } : { ok: false, reason: "claim-held", conflict };
-      if (conflict !== undefined && mine !== undefined) giveBack.push(...mine);
+      const mine = refused.get(write.userId);
+      outcomes[index] = outcomeOf(write, mine);
+      if (mine !== undefined) giveBack.push(...mine.won);
     }
     if (giveBack.length > 0) await tx.query(giveBackSql, [JSON.stringify(giveBack)]);
     pending = later;

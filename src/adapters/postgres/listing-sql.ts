@@ -1,41 +1,41 @@
 // The listings table (migration 3) as the statements write and read it: one row per user, the
 // `UserListing` an append carries, replaced by every append in the same statement as its events.
 import type { UserListing } from "../../ports/user-listing.js";
+import type { ArrayColumn } from "./column-arrays.js";
 
-/** A listing as `json_to_record` / `json_to_recordset` expand it: the port's member names. */
-export const LISTING_RECORD = `"userId" text, "orgId" text, sequence integer, "createdAt" timestamptz, "changedAt" timestamptz,
-  state text, username text, "givenName" text, "familyName" text, "nickName" text, "displayName" text,
-  "preferredLanguage" text, gender text, email text, "emailVerified" boolean, phone text, "phoneVerified" boolean,
-  "passwordChangeRequired" boolean, "passwordChangedAt" timestamptz, "usernameFolded" text, "emailFolded" text,
-  "displayNameFolded" text`;
-
-/** Each column with the `UserListing` member it holds, in the table's order. */
-const COLUMNS: readonly (readonly [column: string, member: keyof UserListing])[] = [
-  ["user_id", "userId"],
-  ["org_id", "orgId"],
-  ["sequence", "sequence"],
-  ["created_at", "createdAt"],
-  ["changed_at", "changedAt"],
-  ["state", "state"],
-  ["username", "username"],
-  ["given_name", "givenName"],
-  ["family_name", "familyName"],
-  ["nick_name", "nickName"],
-  ["display_name", "displayName"],
-  ["preferred_language", "preferredLanguage"],
-  ["gender", "gender"],
-  ["email", "email"],
-  ["email_verified", "emailVerified"],
-  ["phone", "phone"],
-  ["phone_verified", "phoneVerified"],
-  ["password_change_required", "passwordChangeRequired"],
-  ["password_changed_at", "passwordChangedAt"],
-  ["username_folded", "usernameFolded"],
-  ["email_folded", "emailFolded"],
-  ["display_name_folded", "displayNameFolded"],
+/** Each column with the `UserListing` member it holds and its type, in the table's order. */
+const COLUMNS: readonly (readonly [column: string, member: keyof UserListing, type: string])[] = [
+  ["user_id", "userId", "text"],
+  ["org_id", "orgId", "text"],
+  ["sequence", "sequence", "integer"],
+  ["created_at", "createdAt", "timestamptz"],
+  ["changed_at", "changedAt", "timestamptz"],
+  ["state", "state", "text"],
+  ["username", "username", "text"],
+  ["given_name", "givenName", "text"],
+  ["family_name", "familyName", "text"],
+  ["nick_name", "nickName", "text"],
+  ["display_name", "displayName", "text"],
+  ["preferred_language", "preferredLanguage", "text"],
+  ["gender", "gender", "text"],
+  ["email", "email", "text"],
+  ["email_verified", "emailVerified", "boolean"],
+  ["phone", "phone", "text"],
+  ["phone_verified", "phoneVerified", "boolean"],
+  ["password_change_required", "passwordChangeRequired", "boolean"],
+  ["password_changed_at", "passwordChangedAt", "timestamptz"],
+  ["username_folded", "usernameFolded", "text"],
+  ["email_folded", "emailFolded", "text"],
+  ["display_name_folded", "displayNameFolded", "text"],
 ];
 
 export const LISTING_COLUMNS = COLUMNS.map(([column]) => column).join(", ");
+
+/** A listing as `json_to_record` / `json_to_recordset` expand it: the port's member names. */
+export const LISTING_RECORD = COLUMNS.map(([, member, type]) => `"${member}" ${type}`).join(", ");
+
+/** The listing's columns as `unnest` reads them from one array each (see column-arrays.ts). */
+export const LISTING_ARRAY_COLUMNS: readonly ArrayColumn<UserListing>[] = COLUMNS.map(([, member, type]) => ({ member, type }));
 
 /** The record's members in column order, read from the record aliased `alias`. */
 export function listingValues(alias: string): string {

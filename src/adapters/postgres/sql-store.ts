@@ -12,12 +12,13 @@ import {
   type UserAppend,
   type UserLog,
 } from "../../ports/storage.js";
-import { appendBatch, ownWrites, tagged } from "./batch-write.js";
+import { appendBatch, ownWrites } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { carrying, deliveryReports, type Riders } from "./delivery-reports.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";
+import { newUserParams } from "./new-user-rows.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
@@ -55,12 +56,12 @@ function isRetryable(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
-async function retryingConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+async function retryingConflicts<T>(work: () => Promise<T>, alsoRetry: (error: unknown) => boolean = () => false, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error)) throw error;
+      if (attempt >= attempts || !(isRetryable(error) || alsoRetry(error))) throw error;
     }
   }
 }
@@ -77,6 +78,9 @@ function violatesOneOf(error: unknown, constraints: ReadonlySet<unknown>): boole
 
 /** The unique indexes a new user's append meets when it cannot be written as it is (see statements.ts): a claim is held, or the stream exists. */
 const newUserRefusals: ReadonlySet<unknown> = new Set(["human_users_claims_unique", "human_users_events_user_sequence", "human_users_listings_pkey"]);
+
+/** The indexes a new user's write meets when its stream was created meanwhile. */
+const streamTaken: ReadonlySet<unknown> = new Set(["human_users_events_user_sequence", "human_users_listings_pkey"]);
 
 /** The index another append meets when it took the same place in the stream first. */
 const sequenceTaken: ReadonlySet<unknown> = new Set(["human_users_events_user_sequence"]);
@@ -111,10 +115,10 @@ function newUserStatement(append: UserAppend): { readonly text: string; readonly
  * asks, with the delivery reports riding along when there are some.
  */
 function newUsersStatement(appends: readonly UserAppend[], riders: Riders | undefined): { readonly text: string; readonly params: unknown[] } {
-  const json = tagged(appends);
-  const params: unknown[] = [json.claims, json.events, json.listings];
-  const withNotifications = appends.some((append) => append.notifications.length > 0);
-  if (withNotifications) params.push(json.notifications);
+  const rows = newUserParams(appends);
+  const params: unknown[] = [...rows.claims, ...rows.events, ...rows.listings];
+  const withNotifications = rows.notificationCount > 0;
+  if (withNotifications) params.push(...rows.notifications, rows.leases);
   if (riders !== undefined) params.push(riders.json);
   if (withNotifications) return { text: riders === undefined ? sql.newUsersAppendWithNotificationsSql : sql.newUsersAppendWithNotificationsAndReportsSql, params };
   return { text: riders === undefined ? sql.newUsersAppendSql : sql.newUsersAppendWithReportsSql, params };
@@ -242,7 +246,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     const { text, params } = riders !== undefined ? newUsersStatement([request], riders) : newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        await retryingConflicts(() => undoableQuery(db, text, params), held ? 1 : 3);
+        await retryingConflicts(() => undoableQuery(db, text, params), undefined, held ? 1 : 3);
         return written(request);
       } catch (error) {
         // A new user's append may meet the stream before its claims: why is read in the port's order.
@@ -277,7 +281,9 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
         if (!isGroupRefusal(error)) throw error;
       }
     }
-    return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, appends)));
+    // A stream another writer created after the batch looked for it meets its unique index: the
+    // batch is tried again, and then answers that write as a conflict.
+    return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, appends)), (error) => violatesOneOf(error, streamTaken));
   }
 
   const userLog: SqlUserLog = {

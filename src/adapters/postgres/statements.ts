@@ -1,8 +1,10 @@
 // The SQL the store runs. Values travel as JSON documents expanded by json_to_recordset, so one
-// parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way. Times
+// parameter carries a whole list and both drivers (pg, PGlite) serialize it the same way; several
+// new users' rows travel as one array per column instead (see new-user-rows.ts). Times
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
 import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingPlaceholders, listingValues } from "./listing-sql.js";
+import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, leasedNotificationRows, LISTING_PARAMS, listingRows, NOTIFICATION_PARAMS } from "./new-user-rows.js";
 
 /** `column` as RFC 3339 UTC with milliseconds. */
 function iso(column: string): string {
@@ -22,15 +24,20 @@ const insertEvents = `INSERT INTO human_users_events (aggregate_id, sequence, ty
   SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
   FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)`;
 
+/** Notifications from `rows` (aliased `n`), leased until `lease` when it is not null. */
+function insertNotificationRows(rows: string, lease: string): string {
+  return `INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
+  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", ${lease}::timestamptz
+  FROM ${rows}`;
+}
+
 /**
  * Notifications from parameter `list` (a JSON array), leased until `lease` when it is not null: a
  * parameter, or `n."leasedUntil"`, each notification's own (absent: null).
  */
 function insertNotifications(list: string, lease: string): string {
-  return `INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", ${lease}::timestamptz
-  FROM json_to_recordset(${list}::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
-    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz, "leasedUntil" timestamptz)`;
+  return insertNotificationRows(`json_to_recordset(${list}::json) AS n(id text, kind text, "userId" text, "orgId" text, recipient text, code text, link text,
+    locale text, "displayName" text, username text, "createdAt" timestamptz, "expiresAt" timestamptz, "leasedUntil" timestamptz)`, lease);
 }
 
 /**
@@ -119,17 +126,24 @@ export const newUserAppendWithNotificationsSql = newUserAppend(true);
 /**
  * Several new users' appends as one statement, all or nothing, checked as `newUserAppend` checks
  * one: any user's claim held or stream taken aborts it all (23505), and each is then written alone
- * (see grouped-writes.ts). $1 the claims, each with its writer's user id (`writer`), $2 the events,
- * $3 the listings; with notifications, then those, each with the end of its lease (`leasedUntil`,
- * absent for none); with delivery reports riding along (see delivery-reports.ts), then those
- * ({id, at}), marked by `human_users_mark_delivered` in the same transaction. All JSON arrays: one
- * parameter each however many users.
+ * (see grouped-writes.ts). The rows travel as one array per column (see new-user-rows.ts): the
+ * claims, each with its writer's user id, from $1, then the events, then the listings; with
+ * notifications, then those and the end of each one's lease (NULL for none); with delivery reports
+ * riding along (see delivery-reports.ts), then those as a JSON array ({id, at}), marked by
+ * `human_users_mark_delivered` in the same transaction. One parameter each however many users.
  */
 function newUsersAppend(withNotifications: boolean, withReports: boolean): string {
-  let next = 4;
-  const notifications = withNotifications ? `, notifications AS (
-  ${insertNotifications(`$${next++}`, 'n."leasedUntil"')}
-)` : "";
+  const firstEvent = 1 + CLAIM_PARAMS;
+  const firstListing = firstEvent + EVENT_PARAMS;
+  let next = firstListing + LISTING_PARAMS;
+  let notifications = "";
+  if (withNotifications) {
+    const first = next;
+    next += NOTIFICATION_PARAMS;
+    notifications = `, notifications AS (
+  ${insertNotificationRows(leasedNotificationRows(first, next++), 'n."leasedUntil"')}
+)`;
+  }
   // Not a data-modifying CTE: it runs because the INSERT below reads it, once (a volatile call is never inlined).
   const reports = withReports ? `, reported AS (
   SELECT human_users_mark_delivered($${next++}::json) AS marked
@@ -137,13 +151,14 @@ function newUsersAppend(withNotifications: boolean, withReports: boolean): strin
   return `
 WITH claimed AS (
   INSERT INTO human_users_claims (kind, scope, key, user_id)
-  SELECT c.kind, c.scope, c.key, c.writer FROM json_to_recordset($1::json) AS c(kind text, scope text, key text, writer text)
+  SELECT c.kind, c.scope, c.key, c.writer FROM ${claimRows(1)}
   ${claimOrder}
 ), events AS (
-  ${insertEvents}
+  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
+  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload FROM ${eventRows(firstEvent)}
 )${notifications}${reports}
 INSERT INTO human_users_listings (${LISTING_COLUMNS})
-SELECT ${listingValues("l")} FROM json_to_recordset($3::json) AS l(${LISTING_RECORD})${withReports ? "\nWHERE (SELECT marked FROM reported) IS NOT NULL" : ""}`;
+SELECT ${listingValues("l")} FROM ${listingRows(firstListing)}${withReports ? "\nWHERE (SELECT marked FROM reported) IS NOT NULL" : ""}`;
 }
 
 export const newUsersAppendSql = newUsersAppend(false, false);
