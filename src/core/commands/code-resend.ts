@@ -13,7 +13,6 @@ import type { FieldTree } from "../wire/field-tree.js";
 import { pruneEmpty } from "../wire/prune.js";
 import { changeResponse } from "./change-response.js";
 import type { Command, DecideInput, Decision, RequestObject } from "./command.js";
-import { portFailure } from "./port-call.js";
 import { codeAdded, issueCode, type IssuedCode } from "./user-creation.js";
 
 /** One channel whose code is sent again: when it may be, its event, and its message. */
@@ -23,8 +22,8 @@ export interface ResendChannel {
   /** Why no new code is issued (already verified, no phone, no code was ever sent), or undefined. */
   refusal(user: UserState): ErrorBody | undefined;
   added(code: CodeAdded): UserEventDraft;
-  /** The message carrying the code, undefined when none is sent (no SMS sender); Err names a broken link template. */
-  message(input: DecideInput<ResendDelivery>, user: UserState, code: IssuedCode): Result<OutboxNotification | undefined, string>;
+  /** The message carrying the code, undefined when none is sent (no SMS sender); Err when its link cannot be made. */
+  message(input: DecideInput<ResendDelivery>, user: UserState, code: IssuedCode): Result<OutboxNotification | undefined, ErrorBody>;
   readonly fields: FieldTree;
   parse(request: RequestObject, rules: RulesContext): Result<ResendDelivery, FieldViolation[]>;
 }
@@ -49,7 +48,7 @@ export function resendCommand(spec: ResendChannel): Command<ResendDelivery, Rese
       const code = issueCode(ports, spec.kind, now);
       const returned = parsed.kind === "return";
       const message = returned ? ok(undefined) : spec.message(input, user, code);
-      if (message.isErr()) return Promise.resolve(err(portFailure(new Error(message.error), "link configuration", ports.logger)));
+      if (message.isErr()) return Promise.resolve(err(message.error));
       return Promise.resolve(
         ok({
           userId: user.userId,

@@ -35,6 +35,7 @@ export const createPasskeyRegistrationLinkCommand: Command<PasskeyLinkInput, Cre
     if (parsed.delivery.kind === "mail") {
       const source = {
         requested: parsed.delivery.urlTemplate,
+        requestField: ["sendLink", "urlTemplate"],
         configured: ports.config?.passkeyRegistrationUrlTemplate,
         defaultPath: DEFAULT_PASSKEY_PATH,
         placeholders: PASSKEY_LINK_PLACEHOLDERS,

@@ -35,7 +35,7 @@ export const passwordResetCommand: Command<PasswordResetInput, PasswordResetResp
     const returned = parsed.delivery.kind === "return";
     const notifications: OutboxNotification[] = [];
     if (parsed.delivery.kind === "mail") {
-      const source = { requested: parsed.delivery.urlTemplate, configured: ports.config?.passwordResetUrlTemplate, defaultPath: DEFAULT_RESET_PATH };
+      const source = { requested: parsed.delivery.urlTemplate, requestField: ["sendLink", "urlTemplate"], configured: ports.config?.passwordResetUrlTemplate, defaultPath: DEFAULT_RESET_PATH };
       const link = messageLink(ports, origin, source, { UserID: user.userId, Code: code.plain, OrgID: user.orgId });
       if (link.isErr()) return err(link.error);
       notifications.push(mailToUser(ports, user, "email.password_reset", code, link.value, now));

@@ -7,10 +7,10 @@ import { parseResendInitializationRequest, resendInitializationFields } from "..
 import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import { foldForSearch } from "../users/user-listing.js";
 import { changeResponse } from "./change-response.js";
-import { codeLink, codeNotification, linkTemplate } from "./code-notification.js";
+import { codeNotification } from "./code-notification.js";
 import type { Command, Decision } from "./command.js";
-import { portFailure } from "./port-call.js";
 import { DEFAULT_TEMPLATES, issueCode } from "./user-creation.js";
+import { messageLink } from "./user-message.js";
 
 /**
  * ZITADEL's management `ResendHumanInitialization`
@@ -36,9 +36,10 @@ export const resendInitializationCommand: Command<{ readonly email: string | und
     if (changed) events.push({ type: "user.human.email.changed", payload: { email: address } });
     const code = issueCode(ports, "init", now);
     events.push({ type: "user.human.initialization.code.added", payload: code.stored });
-    const template = linkTemplate(undefined, ports.config?.initializationUrlTemplate, origin, DEFAULT_TEMPLATES.initialization);
-    if (template.isErr()) return Promise.resolve(err(portFailure(new Error(template.error), "link configuration", ports.logger)));
-    const notification = codeNotification(ports, user, "email.initialization", address, code, codeLink(template.value, user, code.plain), now);
+    const source = { requested: undefined, requestField: [], configured: ports.config?.initializationUrlTemplate, defaultPath: DEFAULT_TEMPLATES.initialization };
+    const link = messageLink(ports, origin, source, { UserID: user.userId, Code: code.plain, OrgID: user.orgId });
+    if (link.isErr()) return Promise.resolve(err(link.error));
+    const notification = codeNotification(ports, user, "email.initialization", address, code, link.value, now);
     return Promise.resolve(ok({ userId: user.userId, events, notifications: [notification], respond: (facts) => ok(changeResponse(facts)) }));
   },
 };

@@ -3,7 +3,9 @@ import { err, ok, type Result } from "neverthrow";
 import type { NotificationKind, OutboxNotification } from "../../ports/outbox.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
-import { parseUrlTemplate, renderUrlTemplate, type TemplateValue, type UrlTemplate } from "../rules/url-template.js";
+import { invalidRequest } from "../errors/user-errors.js";
+import { isHttpUrl, parseUrlTemplate, renderUrlTemplate, type TemplateValue, type UrlTemplate } from "../rules/url-template.js";
+import { violation } from "../validation/violations.js";
 import type { UserState } from "../users/user-state.js";
 import { codeNotification } from "./code-notification.js";
 import { portFailure } from "./port-call.js";
@@ -17,6 +19,8 @@ export function mailToUser(ports: ResolvedPorts, user: UserState, kind: Notifica
 export interface LinkSource {
   /** The request's template, already parsed. */
   readonly requested: UrlTemplate | undefined;
+  /** Where the request gives its template, for the answer when the user's values break it. */
+  readonly requestField: readonly string[];
   /** The host's configured template, parsed here. */
   readonly configured: string | undefined;
   /** The default, a path after the origin. */
@@ -24,15 +28,26 @@ export interface LinkSource {
   readonly placeholders?: readonly TemplateValue[];
 }
 
-/** The link of a message: from the request's template, else the configured one, else the default. A bad configured one is 13. */
+/**
+ * The link of a message: from the request's template, else the configured one, else the default.
+ * A bad configured one is 13. Templates were checked with sample values; the user's own can still
+ * break one (an id put into the host): then the request's template is refused (3), and a
+ * configured one is the host's failure (13).
+ */
 export function messageLink(
   ports: ResolvedPorts,
   origin: string,
   source: LinkSource,
   values: Readonly<Partial<Record<TemplateValue, string>>>,
 ): Result<string, ErrorBody> {
-  if (source.requested !== undefined) return ok(renderUrlTemplate(source.requested, values));
-  const template = parseUrlTemplate(source.configured ?? `${origin}${source.defaultPath}`, source.placeholders);
-  if (template.isErr()) return err(portFailure(new Error(`link template ${template.error}`), "link configuration", ports.logger));
-  return ok(renderUrlTemplate(template.value, values));
+  let template = source.requested;
+  if (template === undefined) {
+    const configured = parseUrlTemplate(source.configured ?? `${origin}${source.defaultPath}`, source.placeholders);
+    if (configured.isErr()) return err(portFailure(new Error(`link template ${configured.error}`), "link configuration", ports.logger));
+    template = configured.value;
+  }
+  const link = renderUrlTemplate(template, values);
+  if (isHttpUrl(link)) return ok(link);
+  if (source.requested !== undefined) return err(invalidRequest([violation(source.requestField, "must give an absolute http or https URL with this user's id")]));
+  return err(portFailure(new Error("the link template makes no absolute http or https URL with this user's values"), "link configuration", ports.logger));
 }
