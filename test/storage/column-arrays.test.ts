@@ -35,6 +35,15 @@ const texts: readonly (readonly [string, readonly ColumnValue[]])[] = [
   ["an empty list", []],
 ];
 
+describe("arrayLiteral", () => {
+  it.each([
+    ["a lone surrogate", "\ud800 alone", "a text of the write must not contain an unpaired surrogate (U+D800 to U+DFFF)"],
+    ["NUL", "nul\u0000", "a text of the write must not contain the NUL character (U+0000)"],
+  ])("refuses a text no column can hold: %s", (_what, text, message) => {
+    expect(() => arrayLiteral(["fine", text])).toThrow(new TypeError(message));
+  });
+});
+
 describe.each(databases)("arrayLiteral on %s", (_, open) => {
   it.each(texts)("reads back %s as text[]", async (_what, values) => {
     const db = await open();
