@@ -406,6 +406,15 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         for (const claim of withFreeClaim.claims) expect(await storage.userLog.findClaimHolder(claim)).toBeUndefined();
       }));
 
+      it("names a claim another user holds before one the write repeats, as append does", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        await storage.userLog.append(newUserAppend("holder", { claims: [usernameClaim("held")] }));
+        const before = inAnyClaimOrder(await snapshot());
+        const write = newUserAppend("r1", { claims: [usernameClaim("x"), usernameClaim("x"), usernameClaim("held")] });
+        expect(await appendNewUsers([write])).toEqual([{ ok: false, reason: "claim-held", conflict: usernameClaim("held") }]);
+        expect(await storage.userLog.append(write)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("held") });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
       it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendNewUsers) => {
         expect(await appendNewUsers([])).toEqual([]);
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });

@@ -19,6 +19,7 @@ import {
 import { postgresStore, type HostTransactionStore } from "../../src/adapters/postgres/index.js";
 import { ACME, countingIds, FIRST_ID, member, minimalCreate, NOW, plainError, SECOND_ID, testKeys, zeroRandom } from "../operations/support/ports.js";
 import { fakeHasher } from "../operations/support/import-fixtures.js";
+import { newUserAppend, usernameClaim } from "../../src/testing/storage-fixtures.js";
 import { patchStorage } from "../support/patch-storage.js";
 import { adminInAcme, collect, importedBody, usernameTaken as bulkUsernameTaken, userRequest } from "../bulk/support.js";
 import { hostDatabase, type HostDatabase, type HostSubject, type TransactionEnd } from "./host-database.js";
@@ -170,6 +171,21 @@ describe(`several writes in one host transaction (${database.label})`, () => {
         signups: ["import"],
       });
       expect(written).toHaveLength(1);
+    });
+  });
+
+  it("a batch of new users in which one meets a held claim: each answered as alone, and the host's transaction stays usable and commits", async () => {
+    await withSubject(async (subject) => {
+      const held = newUserAppend("holder", { claims: [usernameClaim("taken")] });
+      expect(await subject.store.userLog.append(held)).toEqual({ ok: true });
+      const batch = [newUserAppend("a1"), newUserAppend("a2", { claims: [usernameClaim("taken")] }), newUserAppend("a3")];
+      const outcomes = await subject.transaction("commit", async (tx) => {
+        const answered = await tx.storage.userLog.appendNewUsers(batch);
+        await tx.addSignup("after the batch");
+        return answered;
+      });
+      expect(outcomes).toEqual([{ ok: true }, { ok: false, reason: "claim-held", conflict: usernameClaim("taken") }, { ok: true }]);
+      expect({ users: [...(await userIds(subject))].sort(), signups: await subject.signups() }).toEqual({ users: ["a1", "a3", "holder"], signups: ["after the batch"] });
     });
   });
 });

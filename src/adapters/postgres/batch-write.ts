@@ -111,18 +111,23 @@ function splitRound<T extends { readonly write: UserAppend }>(pending: readonly 
   return { round, later };
 }
 
-/** The first of the write's claims (in its order) that it did not win, each won claim counting once. */
+/**
+ * The claim to name for a write that did not win them all, as `append` names it: the first (in
+ * its order) that another user holds, else the first it repeats. Won rows are distinct claims of
+ * this write: as many as it asked for means it won them all.
+ */
 function firstNotWon(write: UserAppend, won: readonly WonClaim[]): UniqueClaim | undefined {
-  // Won rows are distinct claims of this write: as many as it asked for means it won them all.
   if (won.length === write.claims.length) return undefined;
-  const left = new Map<string, number>();
-  for (const claim of won) left.set(claimKey(claim), (left.get(claimKey(claim)) ?? 0) + 1);
+  const wonKeys = new Set(won.map(claimKey));
+  const seen = new Set<string>();
+  let repeated: UniqueClaim | undefined;
   for (const claim of write.claims) {
-    const count = left.get(claimKey(claim)) ?? 0;
-    if (count === 0) return { kind: claim.kind, scope: claim.scope, key: claim.key };
-    left.set(claimKey(claim), count - 1);
+    const key = claimKey(claim);
+    if (seen.has(key)) repeated ??= claim;
+    else if (!wonKeys.has(key)) return { kind: claim.kind, scope: claim.scope, key: claim.key };
+    seen.add(key);
   }
-  return undefined;
+  return repeated === undefined ? undefined : { kind: repeated.kind, scope: repeated.scope, key: repeated.key };
 }
 
 /** A write the round refused: the claims it won (to give back), and its stream's last sequence when the stream exists already. */

@@ -275,7 +275,8 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     if (ownWrites(appends)) {
       try {
         const { text, params } = newUsersStatement(appends, undefined);
-        await db.query(text, params);
+        // Under a savepoint in a host's transaction: refused, it must undo only itself.
+        await undoableQuery(db, text, params);
         return appends.map(() => ({ ok: true }));
       } catch (error) {
         if (!isGroupRefusal(error)) throw error;
