@@ -357,9 +357,10 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       it("keeps every text of a batch as written, whatever characters a store's own format gives a meaning", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
         // Quotes, backslashes, braces, commas and the word NULL mean something in SQL, CSV and
         // array literals; spaces at the ends, line breaks and emoji are easy to lose.
-        const texts = ['say "hi"', "back\\slash\\", "{braces}", "a,b", "NULL", " padded ", "line\nbreak\ttab", "😀 x", "", "it's"];
-        const writesOf = (batch: string): UserAppend[] =>
-          texts.map((text, index) => {
+        const texts = ['say "hi"', "ends with a backslash\\", '\\"both\\"', "{braces}", "a,b", "NULL", " padded ", "😀 x", "", "it's"];
+        const moreTexts = ["back\\slash", "line\nbreak\ttab", "carriage\r", 'mixed "\\n" \n'];
+        const writesOf = (batch: string, list: readonly string[]): UserAppend[] =>
+          list.map((text, index) => {
             const base = newUserAppend(`${batch}${index} ${text}`, { claims: [usernameClaim(`${batch} ${text}`)] });
             return {
               ...base,
@@ -368,10 +369,10 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
               listing: { ...base.listing, username: `${batch} ${text}`, givenName: text, familyName: text, nickName: text, displayName: text, email: text, emailFolded: text, phone: text, displayNameFolded: text },
             };
           });
-        const first = writesOf("a");
+        const first = writesOf("a", texts);
         expect(await appendNewUsers(first)).toEqual(first.map(() => ({ ok: true })));
-        // A write that loses a claim in the batch: stores may write such a batch another way.
-        const second = writesOf("b");
+        // Line breaks and other escapes, and a write that loses a claim in the batch: stores may write such a batch another way.
+        const second = writesOf("b", [...texts, ...moreTexts]);
         const loser = newUserAppend("loser", { claims: [usernameClaim(`a ${texts[0] ?? ""}`)] });
         expect(await appendNewUsers([...second, loser])).toEqual([...second.map(() => ({ ok: true })), { ok: false, reason: "claim-held", conflict: usernameClaim(`a ${texts[0] ?? ""}`) }]);
         const writes = [...first, ...second];
@@ -387,17 +388,17 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
       }));
 
       it("answers sequence-conflict for a write whose stream exists and whose claims are free, gives them back, and writes the rest of the batch", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
-        const existing = { ...newUserAppend("u1", { events: 2 }), claims: [] };
+        const existing = { ...newUserAppend("u1", { events: 3 }), claims: [] };
         await storage.userLog.append(existing);
         const claimless = { ...newUserAppend("u1", { notifications: 0 }), claims: [] };
         const withFreeClaim = newUserAppend("u1", { notifications: 0, claims: [usernameClaim("free")] });
         const other = newUserAppend("u2");
         const twice = { ...newUserAppend("u3", { notifications: 0 }), claims: [] };
-        const conflict = { ok: false, reason: "sequence-conflict", actualSequence: 2 } as const;
+        const conflict = (actualSequence: number) => ({ ok: false, reason: "sequence-conflict", actualSequence }) as const;
         // Its claims (its user_id claim among them: u1 was written without one) are free: the stream decides.
-        expect(await appendNewUsers([claimless, other, withFreeClaim])).toEqual([conflict, { ok: true }, conflict]);
+        expect(await appendNewUsers([claimless, other, withFreeClaim])).toEqual([conflict(3), { ok: true }, conflict(3)]);
         // Of two writes of one new stream in a batch, the second finds the first's.
-        expect(await appendNewUsers([twice, { ...twice }])).toEqual([{ ok: true }, conflict]);
+        expect(await appendNewUsers([twice, { ...twice }])).toEqual([{ ok: true }, conflict(2)]);
         expect(inAnyClaimOrder(await snapshot())).toEqual({
           events: [...existing.events, ...other.events, ...twice.events],
           claims: sortClaims(other.claims),

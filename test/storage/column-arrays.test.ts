@@ -29,6 +29,9 @@ const databases: readonly (readonly [string, () => Promise<{ select: Select; clo
 
 const texts: readonly (readonly [string, readonly ColumnValue[]])[] = [
   ["plain texts and NULLs", ["ann", null, "", undefined, "Ada Lovelace"]],
+  // Quotes and backslashes JSON escapes as a literal does: written by JSON.stringify.
+  ["quotes and backslashes, as JSON writes them", ['say "hi"', "x\\", "\\\\", '\\"', '"', "{braces}", "a,b", "NULL", "null", " padded "]],
+  // A backslash before a letter looks like another JSON escape: built element by element.
   ["texts a literal gives a meaning", ['say "hi"', "back\\slash\\", "{braces}", "a,b", "NULL", "null", " padded ", "'quoted'"]],
   ["texts JSON escapes another way", ["line\nbreak", "tab\there", "bell\u0007", "\r\n", "ends with a backslash and n \\n"]],
   ["texts beyond ASCII", ["Grüße", "世界", "😀", "\u2028\u2029", "e\u0301"]],

@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { migrate, postgresStore } from "../../src/adapters/postgres/index.js";
-import type { SqlStore } from "../../src/adapters/postgres/index.js";
+import type { SqlStore, SqlStoreOptions } from "../../src/adapters/postgres/index.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import type { StorageSeed, StorageUnderTest } from "../../src/testing/index.js";
 
@@ -71,11 +71,16 @@ export async function schemaPool(url: string, label: string, max = 10): Promise<
   };
 }
 
-/** A migrated, seeded PostgreSQL store in a fresh schema. */
-export async function postgresSubject(url: string, label: string, seed: StorageSeed): Promise<StorageUnderTest & { readonly store: SqlStore; readonly schema: SchemaPool }> {
+/** A migrated, seeded PostgreSQL store in a fresh schema; `options` as `postgresStore` takes them. */
+export async function postgresSubject(
+  url: string,
+  label: string,
+  seed: StorageSeed,
+  options: SqlStoreOptions = {},
+): Promise<StorageUnderTest & { readonly store: SqlStore; readonly schema: SchemaPool }> {
   const schema = await schemaPool(url, label);
   await migrate(schema.pool);
-  const store = postgresStore({ pool: schema.pool });
+  const store = postgresStore({ ...options, pool: schema.pool });
   await seedStore(store, seed);
   return { storage: store, store, schema, snapshot: () => store.snapshot(), close: () => schema.drop() };
 }

@@ -170,8 +170,11 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
           {
             writeGroup: async (appends) => {
               const riders = reports.takeRiders();
-              const { text, params } = newUsersStatement(appends, riders);
-              await carrying(riders, () => db.query(text, params));
+              // Built inside: parameters that cannot be built (a text no column holds) must end the riders too.
+              await carrying(riders, () => {
+                const { text, params } = newUsersStatement(appends, riders);
+                return db.query(text, params);
+              });
             },
             isRefusal: isGroupRefusal,
             onIdle: () => reports.writesOver(),
