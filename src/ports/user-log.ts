@@ -100,8 +100,9 @@ export interface UserLog {
   /**
    * Optional batch of new users (each `expectedSequence` 0), for bulk import: each append atomic on
    * its own, answered as `append` would answer them one after another in order (so of two appends
-   * holding one claim the first wins). One outcome per append, in order. Rejects on failure, and
-   * then writes none of the batch.
+   * holding one claim the first wins). One outcome per append, in order; `leased` names the
+   * notifications it wrote leased to the writer, as `append` does, and a store may write a batch's
+   * notifications unleased instead. Rejects on failure, and then writes none of the batch.
    */
   appendNewUsers?(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]>;
   /** One user's events in sequence order; empty when the user does not exist. */

@@ -416,6 +416,32 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(inAnyClaimOrder(await snapshot())).toEqual(before);
       }));
 
+      it("answers as leased exactly the notifications a batch wrote leased to the writer, and hands out the others", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
+        await storage.userLog.append(newUserAppend("holder", { notifications: 0, claims: [usernameClaim("held")] }));
+        const leasedWrite = (userId: string, claims?: readonly UniqueClaim[]) => ({ ...newUserAppend(userId, { notifications: 2, ...(claims === undefined ? {} : { claims }) }), leaseNotificationsUntil: at(LEASE_MS) });
+        // A batch written at once, and one with a write that loses a claim: stores may write such a batch another way.
+        const outcomes = [...(await appendNewUsers([leasedWrite("u1"), leasedWrite("u2")])), ...(await appendNewUsers([leasedWrite("u3"), leasedWrite("u4", [usernameClaim("held")])]))];
+        expect(outcomes[3]).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("held") });
+        const records = (await snapshot()).notifications;
+        for (const [at_, userId] of ["u1", "u2", "u3"].entries()) {
+          const outcome = outcomes[at_];
+          const mine = records.filter((record) => record.userId === userId);
+          expect(mine).toHaveLength(2);
+          if (outcome?.ok === true && outcome.leased !== undefined) {
+            // Answered leased: written leased until then, whole, no attempts yet.
+            expect(outcome.leased).toEqual(mine.map(({ leasedUntil: _until, state: _state, ...notification }) => notification));
+            expect(mine.map((record) => record.leasedUntil)).toEqual([at(LEASE_MS).toISOString(), at(LEASE_MS).toISOString()]);
+          } else {
+            expect(outcome).toEqual({ ok: true });
+            expect(mine.map((record) => record.leasedUntil)).toEqual([undefined, undefined]);
+          }
+        }
+        // What was answered leased is the writer's until the lease ends; the rest is due now.
+        const answeredLeased = new Set(outcomes.flatMap((outcome) => (outcome.ok ? (outcome.leased ?? []).map((notification) => notification.id) : [])));
+        const due = records.filter((record) => !answeredLeased.has(record.id)).map((record) => record.id);
+        expect((await lease(storage, 0)).map((notification) => notification.id).sort()).toEqual([...due].sort());
+      }));
+
       it("answers an empty batch with nothing", withBatchStore(async ({ snapshot }, appendNewUsers) => {
         expect(await appendNewUsers([])).toEqual([]);
         expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });

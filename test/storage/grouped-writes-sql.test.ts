@@ -398,7 +398,9 @@ describe(`grouped new users' writes on ${server}`, () => {
       };
     });
     const together = await opened(1);
-    expect(await together.store.userLog.appendNewUsers(batch)).toEqual(batch.map(() => ({ ok: true })));
+    // A write that asked for a lease is answered with its notifications, leased to the writer.
+    const answers = batch.map((append) => (append.leaseNotificationsUntil === undefined ? { ok: true } : { ok: true, leased: append.notifications.map((notification) => ({ ...notification, attempts: 0 })) }));
+    expect(await together.store.userLog.appendNewUsers(batch)).toEqual(answers);
     const written = await contents(together);
     await open.splice(0)[0]?.close();
     const alone = await opened(Infinity);

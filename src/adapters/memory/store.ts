@@ -288,9 +288,13 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    const outcome = appendChecked(request);
-    if (!outcome.ok || request.leaseNotificationsUntil === undefined) return Promise.resolve(outcome);
-    return Promise.resolve({ ok: true, leased: request.notifications.map((notification) => Object.assign({}, notification, { attempts: 0 })) });
+    return Promise.resolve(withLeased(request, appendChecked(request)));
+  }
+
+  /** A written append's answer names the notifications it wrote leased to the writer, when it asked for that. */
+  function withLeased(request: UserAppend, outcome: AppendOutcome): AppendOutcome {
+    if (!outcome.ok || request.leaseNotificationsUntil === undefined) return outcome;
+    return { ok: true, leased: request.notifications.map((notification) => Object.assign({}, notification, { attempts: 0 })) };
   }
 
   /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */
@@ -305,7 +309,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.resolve(appends.map(appendChecked));
+    return Promise.resolve(appends.map((request) => withLeased(request, appendChecked(request))));
   }
 
   const userLog: MemoryUserLog = {

@@ -280,7 +280,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
         const { text, params } = newUsersStatement(appends, undefined);
         // Under a savepoint in a host's transaction: refused, it must undo only itself.
         await undoableQuery(db, text, params);
-        return appends.map(() => ({ ok: true }));
+        return appends.map(written);
       } catch (error) {
         if (!isGroupRefusal(error)) throw error;
       }
