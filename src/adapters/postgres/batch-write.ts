@@ -3,6 +3,7 @@ import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage
 import type { SqlTransaction } from "./sql-database.js";
 import { LISTING_ARRAY_COLUMNS, LISTING_COLUMNS, listingValues } from "./listing-sql.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, listingRows, newUserParams, NOTIFICATION_PARAMS, notificationRows } from "./new-user-rows.js";
+import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
 import { claimOrder } from "./statements.js";
 
 const FIRST_EVENT = 1 + CLAIM_PARAMS;
@@ -48,14 +49,10 @@ WITH claimed AS (
 ), refused AS (
   SELECT writer FROM incomplete UNION ALL SELECT writer FROM existing
 ), events AS (
-  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
-  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM ${eventRows(FIRST_EVENT)}
+  ${insertEventRows(eventRows(FIRST_EVENT))}
   WHERE e."aggregateId" NOT IN (SELECT writer FROM refused)
 ), notifications AS (
-  INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt"
-  FROM ${notificationRows(FIRST_NOTIFICATION)}
+  ${insertNotificationRows(notificationRows(FIRST_NOTIFICATION), "NULL")}
   WHERE n."userId" NOT IN (SELECT writer FROM refused)
 ), listed AS (
   INSERT INTO human_users_listings (${LISTING_COLUMNS})

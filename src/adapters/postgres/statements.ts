@@ -4,6 +4,7 @@
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
 import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingPlaceholders, listingValues } from "./listing-sql.js";
+import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, leasedNotificationRows, LISTING_PARAMS, listingRows, NOTIFICATION_PARAMS } from "./new-user-rows.js";
 
 /** `column` as RFC 3339 UTC with milliseconds. */
@@ -20,16 +21,7 @@ function iso(column: string): string {
  */
 export const claimOrder = `ORDER BY c.kind COLLATE "C", c.scope COLLATE "C", c.key COLLATE "C"`;
 
-const insertEvents = `INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
-  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload
-  FROM json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)`;
-
-/** Notifications from `rows` (aliased `n`), leased until `lease` when it is not null. */
-function insertNotificationRows(rows: string, lease: string): string {
-  return `INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at, leased_until)
-  SELECT n.id, n.kind, n."userId", n."orgId", n.recipient, n.code, n.link, n.locale, n."displayName", n.username, n."createdAt", n."expiresAt", ${lease}::timestamptz
-  FROM ${rows}`;
-}
+const insertEvents = insertEventRows(`json_to_recordset($2::json) AS e("aggregateId" text, sequence integer, type text, "orgId" text, "createdAt" timestamptz, payload jsonb)`);
 
 /**
  * Notifications from parameter `list` (a JSON array), leased until `lease` when it is not null: a
@@ -154,8 +146,7 @@ WITH claimed AS (
   SELECT c.kind, c.scope, c.key, c.writer FROM ${claimRows(1)}
   ${claimOrder}
 ), events AS (
-  INSERT INTO human_users_events (aggregate_id, sequence, type, org_id, created_at, payload)
-  SELECT e."aggregateId", e.sequence, e.type, e."orgId", e."createdAt", e.payload FROM ${eventRows(firstEvent)}
+  ${insertEventRows(eventRows(firstEvent))}
 )${notifications}${reports}
 INSERT INTO human_users_listings (${LISTING_COLUMNS})
 SELECT ${listingValues("l")} FROM ${listingRows(firstListing)}${withReports ? "\nWHERE (SELECT marked FROM reported) IS NOT NULL" : ""}`;
