@@ -162,9 +162,10 @@ if (url === undefined) {
       countedCase("createHumanUser, returnCode, listings without secondary indexes", tallies, creation(true), bare.pool),
       countedCase("createHumanUser, returnCode, every write alone (maxWritesInFlight: Infinity)", tallies, creation(true, Infinity), pool),
       countedCase("createHumanUser, mail, every write alone (maxWritesInFlight: Infinity)", tallies, creation(false, Infinity), pool),
-      ...(process.env.BENCH_IN_FLIGHT ?? "").split(",").filter((value) => value !== "").map((value) =>
+      ...(process.env.BENCH_IN_FLIGHT ?? "").split(",").filter((value) => value !== "").flatMap((value) => [
         countedCase(`createHumanUser, returnCode, maxWritesInFlight: ${value}`, tallies, creation(true, Number(value)), pool),
-      ),
+        countedCase(`createHumanUser, mail, maxWritesInFlight: ${value}`, tallies, creation(false, Number(value)), pool),
+      ]),
     ].filter((benchCase, index) => index === 0 || only === undefined || benchCase.name.includes(only));
     const figures = await interleavedRounds(cases, ROUNDS, ROUND_MS);
     switchTo(undefined);

@@ -64,7 +64,7 @@ describe.skipIf(url === undefined)(`generic plans (PostgreSQL)${needsServer}`, (
       INSERT INTO human_users_outbox (id, kind, user_id, org_id, recipient, code, link, locale, display_name, username, created_at, expires_at)
       SELECT 'n-' || i, 'email-verification', 'u-' || i, 'acme', 'a@example.com', 'CODE', '', 'en', 'Ann', 'ann', now(), now() + interval '1 hour'
       FROM generate_series(${from}, ${to}) AS i`;
-    const report = (id: string) => client.query({ name: "report", text: sql.deliveredSql, values: [JSON.stringify([{ id, at: "2026-01-01T00:00:00Z" }])] });
+    const report = (...ids: string[]) => client.query({ name: "report", text: sql.deliveredSql, values: [JSON.stringify(ids.map((id) => ({ id, at: "2026-01-01T00:00:00Z" })))] });
     try {
       // Statistics of a tiny outbox, and a prepared report used often enough to get a generic plan:
       // a plan cached now would read the table sequentially (the cheapest way for three rows).
@@ -78,17 +78,30 @@ describe.skipIf(url === undefined)(`generic plans (PostgreSQL)${needsServer}`, (
         const row = rows[0] as { seq_scan: string; idx_scan: string };
         return { seqScan: Number(row.seq_scan), indexScan: Number(row.idx_scan) };
       };
-      await client.query("BEGIN");
-      const before = await scans();
-      expect((await report("n-4321")).rows).toEqual([{ marked: 1 }]);
-      const after = await scans();
-      await client.query("COMMIT");
-      expect({ seqScans: after.seqScan - before.seqScan, indexScans: after.indexScan - before.indexScan }).toEqual({ seqScans: 0, indexScans: 1 });
-      const states = await client.query("SELECT id, state, code FROM human_users_outbox WHERE id IN ('n-1', 'n-2', 'n-4321') ORDER BY id");
+      // A few reports are updated one by one, many in one UPDATE: neither may read the whole outbox.
+      const many = Array.from({ length: 12 }, (_, index) => `n-${String(100 + index)}`);
+      const reads: unknown[] = [];
+      for (const ids of [["n-4321"], ["n-4322", "n-4323", "n-4324"], many]) {
+        await client.query("BEGIN");
+        const before = await scans();
+        const marked = (await report(...ids)).rows;
+        const after = await scans();
+        await client.query("COMMIT");
+        reads.push({ marked, seqScans: after.seqScan - before.seqScan, usedIndex: after.indexScan > before.indexScan });
+      }
+      expect(reads).toEqual([
+        { marked: [{ marked: 1 }], seqScans: 0, usedIndex: true },
+        { marked: [{ marked: 3 }], seqScans: 0, usedIndex: true },
+        { marked: [{ marked: 12 }], seqScans: 0, usedIndex: true },
+      ]);
+      const states = await client.query("SELECT id, state, code FROM human_users_outbox WHERE id IN ('n-1', 'n-2', 'n-4321', 'n-4324', 'n-111', 'n-112') ORDER BY id");
       expect(states.rows).toEqual([
         { id: "n-1", state: "delivered", code: "" },
+        { id: "n-111", state: "delivered", code: "" },
+        { id: "n-112", state: "pending", code: "CODE" },
         { id: "n-2", state: "pending", code: "CODE" },
         { id: "n-4321", state: "delivered", code: "" },
+        { id: "n-4324", state: "delivered", code: "" },
       ]);
     } finally {
       client.release();

@@ -26,3 +26,46 @@ BEGIN
 END
 $$;
 `;
+
+/**
+ * Version 6: the same function, cheaper for the few reports a write statement carries (2–5 under
+ * load). Planning the joined UPDATE on every call cost the database about 95 µs per report in
+ * calls of three, more than the update itself; a few reports are now updated one by one, by id,
+ * under a plan made once per connection (about 72 µs). That plan must not read the outbox
+ * sequentially, as the cheapest way while it was tiny: `enable_seqscan = off` leaves it the unique
+ * index on id. Past ten reports in a call the one planned UPDATE costs less, and stays: `EXECUTE`
+ * plans it afresh with the reports given, as `force_custom_plan` did. One by one, the rows are taken in id
+ * order, so that two reporters of the same notifications queue instead of deadlocking.
+ */
+export const DELIVERY_REPORTS_BY_ID_SQL = `
+CREATE OR REPLACE FUNCTION human_users_mark_delivered(reports json) RETURNS integer
+LANGUAGE plpgsql
+SET enable_seqscan = off
+AS $$
+DECLARE
+  marked integer := 0;
+  one integer;
+  report record;
+BEGIN
+  IF json_array_length(reports) > 10 THEN
+    EXECUTE $update$
+      UPDATE human_users_outbox AS o
+      SET state = 'delivered', code = '', link = '', delivered_at = d.at, leased_until = NULL, retry_at = NULL
+      FROM json_to_recordset($1) AS d(id text, at timestamptz)
+      WHERE o.id = ANY (ARRAY(SELECT r.id FROM json_to_recordset($1) AS r(id text))) AND o.id = d.id
+        AND o.state NOT IN ('delivered', 'dead')
+    $update$ USING reports;
+    GET DIAGNOSTICS marked = ROW_COUNT;
+    RETURN marked;
+  END IF;
+  FOR report IN SELECT d.id, d.at FROM json_to_recordset(reports) AS d(id text, at timestamptz) ORDER BY d.id LOOP
+    UPDATE human_users_outbox
+    SET state = 'delivered', code = '', link = '', delivered_at = report.at, leased_until = NULL, retry_at = NULL
+    WHERE id = report.id AND state NOT IN ('delivered', 'dead');
+    GET DIAGNOSTICS one = ROW_COUNT;
+    marked := marked + one;
+  END LOOP;
+  RETURN marked;
+END
+$$;
+`;
