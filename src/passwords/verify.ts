@@ -9,6 +9,7 @@ import { internalBody, rejectionBody } from "./errors.js";
 import { defaultPasswordHasher } from "./hashers/default.js";
 import type { PasswordHasher } from "./hashers/hasher.js";
 import type { ParsedPasswordHash } from "./parsed.js";
+import { BCRYPT_MAX_KEY_BYTES } from "./primitives/bcrypt.js";
 import { hashingPaths } from "./primitives/paths.js";
 import { hashNotText, hashTooLong, MAX_HASH_LENGTH, notParsedHash, passwordNotText, passwordTooLong, type HashRejection } from "./rejection.js";
 
@@ -70,6 +71,15 @@ export function passwordInput(password: unknown, bounds: HashBounds, bytesAllowe
   return bytes.length > bounds.maxPasswordBytes ? err(passwordTooLong(bounds.maxPasswordBytes)) : ok(bytes);
 }
 
+/**
+ * Whether the hash read every byte of `password`. Plain bcrypt reads the first 72: past them, any
+ * tail matches, and a new hash of the tail just typed would refuse the others (a near miss at the
+ * first login would lock the real password out). Such a hash is kept, not upgraded.
+ */
+function readsWholePassword(parsed: ParsedPasswordHash, password: Uint8Array): boolean {
+  return !(parsed.family === "bcrypt" && parsed.prehash === "none" && password.length > BCRYPT_MAX_KEY_BYTES);
+}
+
 /** Runs `verification`, turning anything it throws into code 13, so that public calls never throw. */
 function guarded<T>(verification: () => ResultAsync<T, ErrorBody>): ResultAsync<T, ErrorBody> {
   try {
@@ -96,7 +106,7 @@ function verifyResolved(given: unknown, password: unknown, options: ResolvedOpti
       const overBudget = checkCostBudget(parsed, options.bounds.maxEstimatedCostMs, { paths: await hashingPaths(), passwordBytes: bytes.length });
       if (overBudget !== undefined) return err(rejectionBody(overBudget));
       const valid = await computeMatch(parsed, bytes);
-      return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) });
+      return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) && readsWholePassword(parsed, bytes) });
     } catch {
       return err(internalBody("PASSWORD-v3ri", "password verification"));
     }

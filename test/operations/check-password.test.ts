@@ -1,4 +1,5 @@
 // checkPassword: the first login of an imported user, on the memory store and on PostgreSQL.
+import { hashSync } from "bcryptjs";
 import { describe, expect, it } from "vitest";
 import { checkPassword, setPassword, type Requester } from "../../src/index.js";
 import { bcryptHasher } from "../../src/passwords/index.js";
@@ -40,6 +41,17 @@ describe.each(kinds)("checkPassword on $name", (kind) => {
       details: details(5),
     });
     expect(await eventsOf(userId, 4)).toEqual([event(userId, 5, "user.human.password.check.succeeded")]);
+  });
+
+  it("keeps a bcrypt hash when the password is longer than the 72 bytes bcrypt reads, so that every password it accepted still logs in", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const real = `${"Long-Password-1-".repeat(5)}real-end`;
+    const userId = await imported(ports, annWithHash(hashSync(real, 4)));
+    const nearMiss = `${real.slice(0, 72)}-typo`;
+
+    expect((await checkPassword(ports, { userId, password: nearMiss }))._unsafeUnwrap()).toEqual({ userId, details: details(3) });
+    expect((await checkPassword(ports, { userId, password: real }))._unsafeUnwrap()).toEqual({ userId, details: details(4) });
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.check.succeeded"), event(userId, 4, "user.human.password.check.succeeded")]);
   });
 
   it("answers a wrong password, an unknown user id and an unknown login name with one body, and records only the wrong password", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { ok } from "neverthrow";
 import {
   argon2idHasher,
   bcryptHasher,
@@ -157,6 +158,19 @@ describe("bcrypt's 72 bytes", () => {
     const encoded = await hasher.hash(`${"x".repeat(71)}é`);
     expect((await verifyPassword(encoded, `${"x".repeat(71)}è`, { hasher }))._unsafeUnwrap().valid).toBe(true);
     expect((await verifyPassword(encoded, `${"x".repeat(71)}a`, { hasher }))._unsafeUnwrap().valid).toBe(false);
+  });
+
+  it("asks for no rehash of a password longer than bcrypt reads: a new hash of it would refuse the others bcrypt accepted", async () => {
+    const encoded = await hasher.hash(`${"x".repeat(72)}tail`);
+    const other = pbkdf2Sha256Hasher({ iterations: 1000 });
+    expect(await verifyPassword(encoded, `${"x".repeat(72)}typo`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
+    expect(await verifyPassword(encoded, `${"x".repeat(72)}tail`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
+    // Up to 72 bytes bcrypt reads every byte: the upgrade is safe, and asked for.
+    const short = await hasher.hash("x".repeat(72));
+    expect(await verifyPassword(short, "x".repeat(72), { hasher: other })).toEqual(ok({ valid: true, needsRehash: true }));
+    // 71 bytes and a two-byte character: 73 bytes, cut inside the character.
+    const cut = await hasher.hash(`${"x".repeat(71)}é`);
+    expect(await verifyPassword(cut, `${"x".repeat(71)}é`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
   });
 
   it("Django's bcrypt_sha256 keeps every byte significant", async () => {
