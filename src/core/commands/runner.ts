@@ -1,12 +1,12 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Requester } from "../../ports/authorizer.js";
+import type { Permission, Requester } from "../../ports/authorizer.js";
 import type { Organization, PasswordComplexityPolicy } from "../../ports/directory.js";
 import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
-import { aborted, alreadyExists, invalidRequest, notAnObject, unauthenticated, userNotFound } from "../errors/user-errors.js";
+import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
@@ -95,6 +95,18 @@ interface ResolvedTarget {
 }
 
 /** Step 2; Ok(undefined) when the request names its target badly, which the field rules report (step 3). */
+/**
+ * Why a requester without `permission` on an existing user's organization is refused: 5 when it
+ * may not read the organization's users either (a user outside its reach is not there for it),
+ * else 7 (it may see the user, just not change it).
+ */
+async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string): Promise<ErrorBody> {
+  if (permission === "user.read") return userNotFound();
+  const mayRead = await callPort("authorizer", ports.logger, () => ports.authorizer.hasPermission(requester, "user.read", orgId));
+  if (mayRead.isErr()) return mayRead.error;
+  return mayRead.value ? permissionDenied() : userNotFound();
+}
+
 async function resolveTarget<TParsed, TResponse>(
   ports: ResolvedPorts,
   command: Command<TParsed, TResponse>,
@@ -132,8 +144,7 @@ async function resolveTarget<TParsed, TResponse>(
   if (!access.proof && requester !== undefined) {
     const allowed = await callPort("authorizer", ports.logger, () => ports.authorizer.hasPermission(requester, access.permission, org.id));
     if (allowed.isErr()) return err(allowed.error);
-    // 5, not 7: a user outside the requester's reach is not there for it.
-    if (!allowed.value) return err(userNotFound());
+    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id));
   }
   return ok({ organization: org, user, requester, targetUserId: userId });
 }
