@@ -178,6 +178,19 @@ describe("phone", () => {
     );
   });
 
+  it.each(["+4179123456789123456", "+41 79 123 45 67 89 12 34 56", "+1234567890123456"])("refuses %j, longer than the 15 digits of E.164", async (phone) => {
+    const ports = testPorts();
+    expect(await createHumanUser(ports, { ...minimalCreate(), phone: { phone, isVerified: true } }, context)).toEqual(
+      err(invalidBody([{ field: "phone.phone", description: "has more than the 15 digits an E.164 number may have" }])),
+    );
+    expect(ports.storage.events()).toEqual([]);
+  });
+
+  it("takes a number of exactly 15 digits", async () => {
+    const payload = await addedPayload({ ...minimalCreate(), phone: { phone: "+41 79 123 45 67 8901", isVerified: true } });
+    expect(payload?.["phone"]).toBe("+417912345678901");
+  });
+
   it.each([
     ["+1 800 FLOWERS", {}],
     ["+41 79 CALL ME", {}],

@@ -5,6 +5,9 @@ import { err, ok, type Result } from "neverthrow";
 // taken, as people paste them.
 const GLOBAL_NUMBER = /^\+[\d\-.() ]*\d[\d\-.() ]*$/;
 
+/** ITU-T E.164: at most 15 digits, the country code included. */
+const E164_MAX_DIGITS = 15;
+
 /** True when `text` is written as a global number (`+41 79 123 45 67`). */
 export function isGlobalNumber(text: string): boolean {
   return GLOBAL_NUMBER.test(text);
@@ -22,6 +25,8 @@ export function normalizePhoneNumber(text: string, defaultRegion: string | undef
     // "+1 800 FLOWERS" became +1800.
     const options = defaultRegion === undefined ? { extract: false } : { defaultCountry: defaultRegion as CountryCode, extract: false };
     const parsed = parsePhoneNumberWithError(trimmed, options);
+    // The parser takes national numbers of up to 17 digits; E.164 allows 15 with the country code.
+    if (parsed.number.length - 1 > E164_MAX_DIGITS) return err(`has more than the ${String(E164_MAX_DIGITS)} digits an E.164 number may have`);
     return ok(parsed.number);
   } catch {
     return err("is not a phone number that can be parsed");
