@@ -69,7 +69,11 @@ function repeatedColumns(cells: readonly string[], known: readonly (CsvColumn | 
 /** The header's columns in order, or why the line cannot be the header. */
 export function readHeader(cells: readonly string[]): Header {
   const known = cells.map((cell) => byLowerName.get(cell.trim().toLowerCase()));
-  if (known.every((column) => column === undefined)) return { notHeader: true };
+  // A row of data may hold a cell that happens to be a column's name (a user called "email"):
+  // a line is a header only when at least half of its cells name columns, so that the unknown
+  // ones listed back are a header's typos, never a row's passwords or hashes.
+  const named = known.filter((column) => column !== undefined).length;
+  if (named === 0 || 2 * named < cells.length) return { notHeader: true };
   const unknown = cells.filter((_, index) => known[index] === undefined);
   if (unknown.length > 0) return { unknown };
   const repeated = repeatedColumns(cells, known);

@@ -7,7 +7,11 @@ export interface Line {
   readonly number: number;
   /** Byte offset just after the line (and its break): how far the file has been read. */
   readonly end: number;
-  /** The line was longer than the limit: `text` is empty and the rest was skipped. */
+  /**
+   * The line was longer than the limit: it was not kept, and `text` is only its outline, its
+   * quotes and commas with each run of other characters as one `x`, so that a CSV reader can
+   * still find where its quoted cells close.
+   */
   readonly tooLong: boolean;
 }
 
@@ -16,6 +20,38 @@ export const maxLineBytes = 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/**
+ * A long line's outline, built as its bytes go by (UTF-8 never puts `"` or `,` inside another
+ * character). Past the limit itself, the outline of a hostile line of quotes and commas stops
+ * growing, and closes nothing.
+ */
+class Outline {
+  private parts: string[] = [];
+  private length = 0;
+  private other = false;
+
+  add(bytes: Buffer): void {
+    for (let at = 0; at < bytes.length && this.length <= maxLineBytes; at++) {
+      const byte = bytes[at];
+      if (byte === QUOTE || byte === COMMA) {
+        this.parts.push(byte === QUOTE ? '"' : ",");
+        this.length += 1;
+        this.other = false;
+      } else if (!this.other && byte !== CARRIAGE_RETURN) {
+        this.parts.push("x");
+        this.length += 1;
+        this.other = true;
+      }
+    }
+  }
+
+  text(): string {
+    return this.length > maxLineBytes ? "" : this.parts.join("");
+  }
+}
 const BYTE_ORDER_MARK = "\uFEFF";
 
 function lineText(bytes: Buffer, number: number): string {
@@ -28,22 +64,27 @@ function lineText(bytes: Buffer, number: number): string {
 export async function* readLines(path: string): AsyncGenerator<Line, void, undefined> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let tooLong = false;
+  let outline: Outline | undefined;
   let number = 0;
   let offset = 0;
   const finish = (end: number): Line => {
     number += 1;
-    const line = { text: tooLong ? "" : lineText(Buffer.concat(pending, pendingBytes), number), number, end, tooLong };
+    const line = outline === undefined ? { text: lineText(Buffer.concat(pending, pendingBytes), number), number, end, tooLong: false } : { text: outline.text(), number, end, tooLong: true };
     pending = [];
     pendingBytes = 0;
-    tooLong = false;
+    outline = undefined;
     return line;
   };
   const keep = (part: Buffer): void => {
-    if (tooLong) return;
+    if (outline !== undefined) {
+      outline.add(part);
+      return;
+    }
     pendingBytes += part.length;
     if (pendingBytes > maxLineBytes) {
-      tooLong = true;
+      outline = new Outline();
+      for (const kept of pending) outline.add(kept);
+      outline.add(part);
       pending = [];
       pendingBytes = 0;
     } else pending.push(part);
@@ -60,5 +101,5 @@ export async function* readLines(path: string): AsyncGenerator<Line, void, undef
     keep(bytes.subarray(start));
     offset += bytes.length;
   }
-  if (pendingBytes > 0 || tooLong) yield finish(offset);
+  if (pendingBytes > 0 || outline !== undefined) yield finish(offset);
 }

@@ -43,8 +43,8 @@ function headerColumns(record: CsvRecord): readonly CsvColumn[] {
   if (record.problem !== undefined) throw new InputError(`the CSV header on line ${record.line} cannot be read: ${record.problem}`);
   const header = readHeader(record.cells);
   if ("columns" in header) return header.columns;
-  // A line naming no column is a row: its cells (passwords, hashes) are never shown.
-  if ("notHeader" in header) throw new InputError(`the CSV file has no header row: line ${record.line} names none of the columns, so it is taken for a row and not shown (see --help for the columns)`);
+  // A line naming too few columns is a row: its cells (passwords, hashes) are never shown.
+  if ("notHeader" in header) throw new InputError(`the CSV file has no header row: line ${record.line} names too few columns (fewer than half of its cells), so it is taken for a row and not shown (see --help for the columns)`);
   if ("unknown" in header) throw new InputError(`the CSV header names unknown columns: ${header.unknown.map((name) => JSON.stringify(name)).join(", ")}`);
   const groups = header.repeated.map(({ column, cells }) => `${column} as ${listedCells(cells)}`);
   throw new InputError(`the CSV header names a column more than once, and one of its cells would be dropped: ${groups.join("; ")}`);

@@ -171,8 +171,8 @@ describe(`human-users import on ${where}`, () => {
     const database = await cliDatabase("header");
     try {
       const cases: [string, string, string][] = [
-        ["no-header.csv", "zed,Zed,Lee,zed@acme.test,true,MyS3cret!Passw0rd\n", "the CSV file has no header row: line 1 names none of the columns, so it is taken for a row and not shown (see --help for the columns)"],
-        ["json-lines.csv", '{"userName": "zed", "password": "MyS3cret!Passw0rd"}\n', "the CSV file has no header row: line 1 names none of the columns, so it is taken for a row and not shown (see --help for the columns)"],
+        ["no-header.csv", "zed,Zed,Lee,zed@acme.test,true,MyS3cret!Passw0rd\n", "the CSV file has no header row: line 1 names too few columns (fewer than half of its cells), so it is taken for a row and not shown (see --help for the columns)"],
+        ["json-lines.csv", '{"userName": "zed", "password": "MyS3cret!Passw0rd"}\n', "the CSV file has no header row: line 1 names too few columns (fewer than half of its cells), so it is taken for a row and not shown (see --help for the columns)"],
         [
           "email-twice.csv",
           `userName,firstName,lastName,Email,email,emailVerified,passwordHash\nd8,D,Eight,d8@acme.test,other8@acme.test,true,${BCRYPT_HASH}\n`,

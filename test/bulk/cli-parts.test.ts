@@ -130,6 +130,18 @@ describe("CSV", () => {
     ]);
   });
 
+  it("finds where the quotes of a line over 1 MiB close, so that the records after it are read", async () => {
+    const long = "x".repeat(1024 * 1024 + 10);
+    const text = `m1,"start\n${long}",m1@acme.test\nm2,m2@acme.test\n"${long}\n""quoted"" end",x\nm3,"a ""${long}"" b"\nm4,ok\n`;
+    expect(await records(text)).toEqual([
+      { cells: [], line: 1, end: 1048611, problem: "the record is longer than 1 MiB" },
+      { cells: ["m2", "m2@acme.test"], line: 3, end: 1048627 },
+      { cells: [], line: 4, end: 2097233, problem: "the record is longer than 1 MiB" },
+      { cells: [], line: 6, end: 3145833, problem: "the record is longer than 1 MiB" },
+      { cells: ["m4", "ok"], line: 7, end: 3145839 },
+    ]);
+  });
+
   it("maps the documented columns (any case) onto operation B's fields, booleans in several spellings", () => {
     const header = readHeader(["USERNAME", "firstName", "lastname", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"]);
     expect(header).toEqual({ columns: ["userName", "firstName", "lastName", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"] });
@@ -148,7 +160,7 @@ describe("CSV", () => {
   });
 
   it("refuses a header naming columns it does not know, and names them back in reports", () => {
-    expect(readHeader(["email", "e-mail", "first_name"])).toEqual({ unknown: ["e-mail", "first_name"] });
+    expect(readHeader(["email", "e-mail", "first_name", "userName"])).toEqual({ unknown: ["e-mail", "first_name"] });
     expect(columnOfField("profile.firstName")).toBe("firstName");
     expect(columnOfField("hashedPassword.value")).toBe("passwordHash");
     expect(columnOfField("idps[0].configId")).toBe("idpConfigId");
@@ -164,8 +176,11 @@ describe("CSV", () => {
     await expect(all(readRows(fileWith("bad.csv", "userName,mail\n"), "csv"))).rejects.toThrow('the CSV header names unknown columns: "mail"');
   });
 
-  it("takes a first line naming none of the columns for a row, not a header, and never shows its cells (CSV, or JSON Lines named .csv)", async () => {
+  it("takes a first line naming too few columns for a row, not a header, and never shows its cells (CSV, or JSON Lines named .csv)", async () => {
     expect(readHeader(["zed", "Zed", "MyS3cret!Passw0rd"])).toEqual({ notHeader: true });
+    // A cell of the row that happens to be a column's name does not make it a header to list.
+    expect(readHeader(["email", "Mail", "Box", "email@acme.test", "true", "$2b$04$ld1s9PNHWmt4T9DPLxl5O.WmxNLFa.oELdYsIlBWGS/xp43NoQ4pm"])).toEqual({ notHeader: true });
+    expect(readHeader(["ann", "Ann", "Lee", "ann@acme.test", "false", "", "Password"])).toEqual({ notHeader: true });
     const files: [string, string, string][] = [
       ["no-header.csv", "zed,Zed,Lee,zed@acme.test,true,MyS3cret!Passw0rd\n", "line 1"],
       ["blank-first.csv", "\n\nzed,MyS3cret!Passw0rd\n", "line 3"],
@@ -173,7 +188,7 @@ describe("CSV", () => {
       ["json-one.csv", '{"password":"MyS3cret!Passw0rd"}\n', "line 1"],
     ];
     for (const [name, text, line] of files) {
-      expect(await csvRefusal(name, text)).toBe(`the CSV file has no header row: ${line} names none of the columns, so it is taken for a row and not shown (see --help for the columns)`);
+      expect(await csvRefusal(name, text)).toBe(`the CSV file has no header row: ${line} names too few columns (fewer than half of its cells), so it is taken for a row and not shown (see --help for the columns)`);
     }
     expect(await csvRefusal("json-tight.csv", '{"userName":"zed","password":"MyS3cret!Passw0rd"}\n')).toBe("the CSV header on line 1 cannot be read: text after a closing quote in cell 2");
   });
