@@ -49,9 +49,11 @@ export async function* csvRecords(lines: AsyncIterable<Line>): AsyncGenerator<Cs
   let first = 0;
   let size = 0;
   let end = 0;
+  let last = 0;
   let broken: string | undefined;
   for await (const line of lines) {
     end = line.end;
+    last = line.number;
     if (scan === undefined) {
       if (line.text.trim() === "" && !line.tooLong) continue;
       scan = { cells: [], cell: "", quoted: false, open: false };
@@ -76,5 +78,10 @@ export async function* csvRecords(lines: AsyncIterable<Line>): AsyncGenerator<Cs
     }
     scan = undefined;
   }
-  if (scan !== undefined) yield { cells: [], line: first, end, problem: broken ?? "a quoted cell is not closed before the end of the file" };
+  if (scan !== undefined) {
+    // Every later line went into the unclosed cell: the report must say which, or they would vanish.
+    const taken = last > first ? `: lines ${String(first)} to ${String(last)} were read as this one record` : "";
+    const unclosed = `a quoted cell is not closed before the end of the file${taken}`;
+    yield { cells: [], line: first, end, problem: broken === undefined ? unclosed : `${broken}; ${unclosed}` };
+  }
 }

@@ -156,13 +156,17 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
  * links paths. Gives the file's size.
  */
 async function checkBeforeStart(command: ImportCommand): Promise<number> {
-  const { size } = await stat(command.file);
+  const file = await stat(command.file);
+  // A pipe would block, then lose its start to the header check.
+  if (command.format === "csv" && !file.isFile()) {
+    throw new InputError("a CSV file is read twice (its header first, before the database is opened), so it must be a regular file, not a pipe or a device: save it to a file first");
+  }
   await refuseSharedPaths(command);
   await refuseUnwritable(command.reportPath, "the report file", "replaced");
   // In a dry run too: the check writes nothing, and the dry run must stop where the real run would.
   await refuseUnwritable(command.linksPath, "the links file", "appended");
   await checkHeader(command.file, command.format);
-  return size;
+  return file.size;
 }
 
 /** `human-users import`: the file's rows into the organization, with progress, a report and a summary. */

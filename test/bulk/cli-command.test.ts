@@ -1,5 +1,5 @@
 // `human-users import` end to end: CSV, setup errors, keys from the environment, and Ctrl-C.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +14,13 @@ import { importCommand, scratchFolder, userRequest } from "./support.js";
 
 const scratch = scratchFolder("cli-command");
 const fileWith = scratch.file;
+
+/** A named pipe in the scratch folder, as `/dev/stdin` is when a file is piped in. */
+function namedPipe(name: string): string {
+  const path = join(scratch.path, name);
+  execFileSync("mkfifo", [path]);
+  return path;
+}
 
 interface Captured extends CommandIo {
   readonly out: string[];
@@ -153,6 +160,7 @@ describe(`human-users import on ${where}`, () => {
         ],
         [command(fileWith("bad.csv", "userName,mail\nann,a@example.com\n"), database.target), appKeys, 'human-users import: the CSV header names unknown columns: "mail"\n'],
         [command(fileWith("empty.csv", ""), database.target), appKeys, "human-users import: the CSV file has no header row: its first line must name the columns (see --help)\n"],
+        [command(namedPipe("piped.csv"), database.target), appKeys, "human-users import: a CSV file is read twice (its header first, before the database is opened), so it must be a regular file, not a pipe or a device: save it to a file first\n"],
       ];
       for (const [run, env, message] of cases) {
         const io = captured(env);

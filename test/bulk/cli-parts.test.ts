@@ -130,6 +130,13 @@ describe("CSV", () => {
     ]);
   });
 
+  it("names the lines a quoted cell never closed took in, so that the report accounts for every line", async () => {
+    expect(await records('a,1\nb,"open\nc,3\nd,4\n')).toEqual([
+      { cells: ["a", "1"], line: 1, end: 4 },
+      { cells: [], line: 2, end: 20, problem: "a quoted cell is not closed before the end of the file: lines 2 to 4 were read as this one record" },
+    ]);
+  });
+
   it("finds where the quotes of a line over 1 MiB close, so that the records after it are read", async () => {
     const long = "x".repeat(1024 * 1024 + 10);
     const text = `m1,"start\n${long}",m1@acme.test\nm2,m2@acme.test\n"${long}\n""quoted"" end",x\nm3,"a ""${long}"" b"\nm4,ok\n`;
