@@ -327,14 +327,20 @@ describe("port failures", () => {
 });
 
 describe("repeats within one request", () => {
-  it("links a provider account named twice once", async () => {
+  it("refuses a provider account named twice, rather than dropping one of its user names, and writes nothing", async () => {
     const ports = testPorts();
     const link = { idpId: "idp-acme", userId: "ext-1", userName: "first" };
-    const result = await createHumanUser(ports, { ...minimalCreate(), idpLinks: [link, { ...link, userName: "second" }] }, context);
-    expect(result).toEqual(ok({ userId: FIRST_ID, details: { sequence: "3", changeDate: NOW, resourceOwner: "acme" } }));
-    expect(ports.storage.events().filter((event) => event.type === "user.human.externalidp.added").map((event) => event.payload)).toEqual([
-      { idpConfigId: "idp-acme", userId: "ext-1", displayName: "first" },
-    ]);
+    const other = { idpId: "idp-acme", userId: "ext-2", userName: "other" };
+    const result = await createHumanUser(ports, { ...minimalCreate(), idpLinks: [link, other, { ...link, userName: "second" }, other] }, context);
+    expect(result).toEqual(
+      err(
+        invalidBody([
+          { field: "idpLinks[2]", description: "names the same identity-provider account (idpId and userId) as idpLinks[0]" },
+          { field: "idpLinks[3]", description: "names the same identity-provider account (idpId and userId) as idpLinks[1]" },
+        ]),
+      ),
+    );
+    expect(ports.storage.events()).toEqual([]);
   });
 
   it("takes an empty organization header as no header", async () => {

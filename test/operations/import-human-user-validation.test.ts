@@ -153,6 +153,12 @@ describe("importHumanUser: refused one past each boundary (code 3)", () => {
     ["a phone with letters", { phone: { phone: "+1 415 CALL NOW" } }, "phone.phone", NOT_GLOBAL],
     ["a phone of only +", { phone: { phone: "+" } }, "phone.phone", NOT_GLOBAL],
     ["a phone that cannot be parsed", { phone: { phone: "+999 12" } }, "phone.phone", "is not a phone number that can be parsed"],
+    [
+      "one identity-provider account twice",
+      { idps: [{ configId: "idp-acme", externalUserId: "x", displayName: "a" }, { configId: "idp-acme", externalUserId: "x", displayName: "b" }] },
+      "idps[1]",
+      "names the same identity-provider account (configId and externalUserId) as idps[0]",
+    ],
     ["isPhoneVerified that is not a boolean", { phone: { phone: "+41791234567", isPhoneVerified: 1 } }, "phone.isPhoneVerified", "must be true or false"],
     ["password of 0 characters", { password: "" }, "password", "must not be empty"],
     ["password of 201 characters", { password: `Aa1!${a(197)}` }, "password", TOO_LONG],

@@ -10,9 +10,9 @@ import { normalizeUsername } from "../rules/username.js";
 import type { CodeDelivery, DraftInProgress, UserDraft } from "../user-draft.js";
 import { emptyMessage, flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
-import { atMostOneOf, member, requiredObjects } from "./structure.js";
+import { atMostOneOf, member, repeatedIdpAccounts, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
-import { firstLinkPerAccount, lastValuePerKey, profileDraft } from "./draft-helpers.js";
+import { lastValuePerKey, profileDraft } from "./draft-helpers.js";
 import {
   emailAddress,
   encodedHash,
@@ -101,6 +101,7 @@ function crossFieldViolations(request: unknown): FieldViolation[] {
     ...atMostOneOf(email, ["email"], ["sendCode", "returnCode", "isVerified"]),
     ...atMostOneOf(phone, ["phone"], ["sendCode", "returnCode", "isVerified"]),
     ...(both ? [violation(["password"], "password and hashedPassword cannot both be set")] : []),
+    ...repeatedIdpAccounts(request, "idpLinks", "idpId", "userId"),
   ];
 }
 
@@ -126,7 +127,7 @@ function toDraft(parsed: ParsedCreateRequest): UserDraft {
         ? { address: email.email, verified: email.isVerified === true, codeDelivery: codeDelivery(email), urlTemplate }
         : { address: email.email, verified: email.isVerified === true, codeDelivery: codeDelivery(email) },
     metadata: lastValuePerKey(parsed.metadata ?? []),
-    idpLinks: firstLinkPerAccount((parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName }))),
+    idpLinks: (parsed.idpLinks ?? []).map((link) => ({ idpId: link.idpId, externalUserId: link.userId, displayName: link.userName })),
     passwordlessRegistration: false,
   };
   if (parsed.userId != null) draft.userId = parsed.userId;

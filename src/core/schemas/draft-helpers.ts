@@ -1,6 +1,5 @@
 import type { Gender } from "../rules/gender.js";
-import { idpAccountKey } from "../rules/idp-account.js";
-import type { IdpLinkDraft, MetadataDraft, ProfileDraft } from "../user-draft.js";
+import type { MetadataDraft, ProfileDraft } from "../user-draft.js";
 
 /** The optional profile members both request shapes share; `null` means absent. */
 export interface OptionalProfile {
@@ -30,13 +29,3 @@ export function lastValuePerKey(entries: readonly MetadataDraft[]): MetadataDraf
   return [...byKey].map(([key, value]) => ({ key, value }));
 }
 
-/** One link per provider account: a repeat within the request is dropped, the first one kept. */
-export function firstLinkPerAccount(links: readonly IdpLinkDraft[]): IdpLinkDraft[] {
-  const seen = new Set<string>();
-  return links.filter((link) => {
-    const account = idpAccountKey(link);
-    if (seen.has(account)) return false;
-    seen.add(account);
-    return true;
-  });
-}

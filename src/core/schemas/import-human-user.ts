@@ -6,8 +6,8 @@ import { normalizeUsername } from "../rules/username.js";
 import type { DraftInProgress, UserDraft } from "../user-draft.js";
 import { flag, list, optional, parsedWith, record, text } from "../validation/fields.js";
 import { violation } from "../validation/violations.js";
-import { firstLinkPerAccount, profileDraft } from "./draft-helpers.js";
-import { member, requiredObjects } from "./structure.js";
+import { profileDraft } from "./draft-helpers.js";
+import { member, repeatedIdpAccounts, requiredObjects } from "./structure.js";
 import { requestParser } from "./request-parser.js";
 import { emailAddress, encodedHash, gender, identifier, languageTag, MAX_TEXT, optionalName, personName, plainPassword, username } from "./fields.js";
 import { neutralRulesContext, type RulesContext } from "./rules-context.js";
@@ -67,7 +67,7 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
     profile: profileDraft(profile.firstName, profile.lastName, profile),
     email: { address: email.email, verified: email.isEmailVerified === true, codeDelivery: email.isEmailVerified === true ? "none" : "send" },
     metadata: [],
-    idpLinks: firstLinkPerAccount((parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" }))),
+    idpLinks: (parsed.idps ?? []).map((idp) => ({ idpId: idp.configId, externalUserId: idp.externalUserId, displayName: idp.displayName ?? "" })),
     passwordlessRegistration: parsed.requestPasswordlessRegistration === true,
   };
   if (phone != null) draft.phone = { number: phone.phone, verified: phone.isPhoneVerified === true, codeDelivery: phone.isPhoneVerified === true ? "none" : "send" };
@@ -78,7 +78,7 @@ function toDraft(parsed: ParsedImportRequest): UserDraft {
 
 function crossFieldViolations(request: unknown): FieldViolation[] {
   const both = member(request, "password") != null && member(request, "hashedPassword") != null;
-  return both ? [violation(["password"], "password and hashedPassword cannot both be set")] : [];
+  return [...(both ? [violation(["password"], "password and hashedPassword cannot both be set")] : []), ...repeatedIdpAccounts(request, "idps", "configId", "externalUserId")];
 }
 
 /** Every rule of the `importHumanUser` request, all violations at once, or the normalized draft. */
