@@ -56,5 +56,8 @@ class NodeBodyRead {
 export function readNodeBody(incoming: IncomingMessage, limit: number): Promise<BodyResult> {
   // A body parser mounted before this handler has taken the body; waiting for it would never end.
   if (incoming.readableDidRead || incoming.readableEnded) return Promise.resolve(err(problems.bodyAlreadyRead()));
+  // The client went away before reading began (while an asynchronous authenticate ran, say): a
+  // destroyed request emits nothing more, so waiting for its events would never end.
+  if (incoming.destroyed) return Promise.resolve(err(problems.unreadableBody()));
   return new Promise((resolve) => new NodeBodyRead(incoming, limit, resolve).start());
 }

@@ -344,6 +344,20 @@ describe.each(FRONTS)("%s reading bodies", (front) => {
     expect([exchange.received, tripwire.touched, tripwire.logged, health.status]).toEqual(["", [], [], 200]);
   });
 
+  it("settles, and does no work, when the client goes away while an asynchronous authenticate runs", async () => {
+    const tripwire = tripwirePorts();
+    const authenticate = async (): Promise<Requester> => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return instanceAdmin;
+    };
+    const served = await serve(nodeHandler(front, tripwire.ports, { authenticate }));
+    const body = JSON.stringify(newUser);
+    const exchange = await sendRaw(served.port, `${HEAD_OF_CREATE}Content-Length: ${String(body.length)}\r\n\r\n${body}`, "abort");
+    const settled = await Promise.race([served.settled().then(() => "settled"), new Promise((resolve) => setTimeout(() => resolve("still pending"), 2000))]);
+    const health = await fetch(`${served.baseUrl}/healthz`);
+    expect([exchange.received, settled, tripwire.touched, health.status]).toEqual(["", "settled", [], 200]);
+  });
+
   it("answers a request whose body a body parser already took with a 400, instead of waiting for it", async () => {
     const served = await serveNode((request, response) => {
       request.resume();
