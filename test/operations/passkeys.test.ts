@@ -192,6 +192,17 @@ describe("passkeys: access, configuration and links", () => {
     }
   });
 
+  it("names each missing member of a verification as required, in the library's words", async () => {
+    const { ports } = await open();
+    const { userId } = await annWithLink(ports);
+    expect((await verifyPasskeyRegistration(ports, { userId, passkeyId: "pk" }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+      invalidBody([
+        { field: "publicKeyCredential", description: "is required" },
+        { field: "passkeyName", description: "is required" },
+      ]),
+    );
+  });
+
   it("excludes the credentials the user has already", async () => {
     const { ports } = await open();
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));

@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import type { JsonObject } from "../../shared/json.js";
-import { parsedWith, text } from "../validation/fields.js";
+import { parsedWith, record, text } from "../validation/fields.js";
 import { idShape, leafFields } from "./id-member.js";
 import { userIdShape } from "./user-id.js";
 import { mergeFieldTrees, type FieldTree } from "../wire/field-tree.js";
@@ -48,7 +48,7 @@ const credential = v.pipe(
 
 export const parseVerifyPasskey = requestParser({
   schema: () =>
-    v.object({
+    record({
       passkeyId: text({ min: 1, max: MAX_TEXT }),
       publicKeyCredential: credential,
       passkeyName: v.pipe(text({ min: 1, max: MAX_TEXT, nonBlank: true }), v.transform((name: string) => name.trim())),
