@@ -455,6 +455,9 @@ describe("TOTP secret", () => {
     [`otpauth://totp/ann?secret=${secret}&period=60`, "must use a 30-second period"],
     ["otpauth://totp/ann?secret=JBSWY3DPEHPK3PXP", "must hold at least 128 bits"],
     ["otpauth://totp/ann?issuer=x", "is not a valid otpauth URI or its secret is not valid base32"],
+    [`otpauth://totp/ann?secret=${secret}&encoder=steam`, "must make 6-digit codes (no encoder parameter)"],
+    [`otpauth://totp/ann?secret=${secret}&algorithm=SHA256&algorithm=SHA1`, "must give each parameter once (algorithm is repeated)"],
+    [`otpauth://totp/ann?secret=${secret}&secret=JBSWY3DPEHPK3PXP`, "must give each parameter once (secret is repeated)"],
   ])("refuses %j: %s", async (totpSecret, description) => {
     const { result, events } = await totpEvents(totpSecret);
     expect(result).toEqual(err(invalidBody([{ field: "totpSecret", description }])));

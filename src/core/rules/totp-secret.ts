@@ -47,13 +47,21 @@ export function parseTotpSecret(input: string): Result<Uint8Array, string> {
 function secretFromUri(uri: string): Result<string, string> {
   if (!/^otpauth:\/\/totp\//i.test(uri)) return err("must be an otpauth://totp/ URI (HOTP is not supported)");
   let parsed: ReturnType<typeof URI.parse>;
-  let secret: string | null;
+  let params: URLSearchParams;
   try {
     parsed = URI.parse(uri);
-    secret = new URL(uri).searchParams.get("secret");
+    params = new URL(uri).searchParams;
   } catch {
     return err("is not a valid otpauth URI or its secret is not valid base32");
   }
+  // Parsers disagree on which of two values counts (the URI parser takes the last, URLSearchParams
+  // the first): a URI that gives one twice says two things, and is refused.
+  const names = [...params.keys()];
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) return err(`must give each parameter once (${repeated} is repeated)`);
+  // Steam's encoder makes 5-character codes of its own alphabet from the same secret.
+  if (params.has("encoder")) return err("must make 6-digit codes (no encoder parameter)");
+  const secret = params.get("secret");
   if (!("period" in parsed) || secret === null) return err("must be an otpauth://totp/ URI");
   if (parsed.algorithm !== "SHA1") return err("must use the SHA1 algorithm");
   if (parsed.digits !== 6) return err("must use 6 digits");
