@@ -28,7 +28,7 @@ describe("canonicalLanguageTag", () => {
     expect(canonicalLanguageTag(given)).toBe(stored);
   });
 
-  it.each(["", "  ", "not a tag", "en_US!", "x-", "x-toolongsubtag", "zh-cmn-", "12-abc", "i-unknown"])("stores %j, which does not parse, as und", (given) => {
+  it.each(["", "  ", "not a tag", "en_US!", "x-", "x-toolongsubtag", "zh-cmn-", "12-abc", "i-unknown", "__proto__", "constructor", "hasOwnProperty"])("stores %j, which does not parse, as und", (given) => {
     expect(canonicalLanguageTag(given)).toBe("und");
   });
 

@@ -3,7 +3,7 @@ import { recentAnswers } from "../../shared/recent-answers.js";
 // BCP 47 tags that Intl (Unicode locale identifiers) does not take but RFC 5646 does.
 // The grandfathered tags of the IANA registry, by lower-case spelling: the Preferred-Value where
 // the registry gives one, else the tag itself, which is then its own canonical form.
-const GRANDFATHERED: Readonly<Record<string, string>> = {
+const GRANDFATHERED: ReadonlyMap<string, string> = new Map(Object.entries({
   "art-lojban": "jbo",
   "cel-gaulish": "cel-gaulish",
   "en-gb-oed": "en-GB-oxendict",
@@ -30,7 +30,7 @@ const GRANDFATHERED: Readonly<Record<string, string>> = {
   "zh-min": "zh-min",
   "zh-min-nan": "nan",
   "zh-xiang": "hsn",
-};
+}));
 
 /** A language with an extended language subtag (`zh-cmn`, `sgn-ase`): every extlang's Preferred-Value is the extlang itself. */
 const EXTLANG = /^[a-z]{2,3}-([a-z]{3})(?=-|$)/i;
@@ -50,7 +50,8 @@ function intlCanonical(tag: string): string | undefined {
 const canonicalOf = recentAnswers((trimmed: string): string => {
   const direct = intlCanonical(trimmed);
   if (direct !== undefined) return direct;
-  const grandfathered = GRANDFATHERED[trimmed.toLowerCase()];
+  // A Map: a tag such as "__proto__" must find nothing, not a member every object has.
+  const grandfathered = GRANDFATHERED.get(trimmed.toLowerCase());
   if (grandfathered !== undefined) return intlCanonical(grandfathered) ?? grandfathered;
   if (PRIVATE_USE.test(trimmed)) return trimmed.toLowerCase();
   const extlang = EXTLANG.exec(trimmed);
