@@ -140,7 +140,8 @@ class Reader {
   textQuery(name: string, body: unknown, path: Path): SearchQuery | undefined {
     const [member, field] = TEXT_QUERIES[name] ?? ["", "username"];
     if (!isObject(body)) return this.fail(path, "must be an object");
-    const value = this.text(body[member], [...path, member], 0);
+    // ZITADEL's query.proto: every text but the email address has min_len 1.
+    const value = this.text(body[member], [...path, member], member === "emailAddress" ? 0 : 1);
     const methodName = this.enumValue(body["method"], TEXT_METHOD_NAMES, [...path, "method"]);
     const [match, ignoreCase] = TEXT_METHODS[methodName === undefined ? 0 : TEXT_METHOD_NAMES.indexOf(methodName)] ?? ["equals", false];
     if (field === "loginName" && (match === "contains" || match === "endsWith")) {

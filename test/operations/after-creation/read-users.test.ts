@@ -251,6 +251,27 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       );
     });
 
+    it("refuses an empty or missing username, display name or login name, as ZITADEL's query.proto does (min_len 1), and takes an empty email", async () => {
+      const request = {
+        queries: [
+          { userNameQuery: { userName: "", method: "TEXT_QUERY_METHOD_STARTS_WITH" } },
+          { displayNameQuery: { method: "TEXT_QUERY_METHOD_CONTAINS" } },
+          { loginNameQuery: { loginName: "" } },
+          { emailQuery: { emailAddress: "" } },
+        ],
+      };
+      expect(await asAdmin(request)).toEqual(
+        err(
+          invalidBody([
+            { field: "queries[0].userNameQuery.userName", description: "must not be empty" },
+            { field: "queries[1].displayNameQuery.displayName", description: "is required" },
+            { field: "queries[2].loginNameQuery.loginName", description: "must not be empty" },
+          ]),
+        ),
+      );
+      expect((await asAdmin({ queries: [{ emailQuery: { emailAddress: "", method: "TEXT_QUERY_METHOD_STARTS_WITH" } }] })).isOk()).toBe(true);
+    });
+
     it("reads queries nested 20 levels deep and refuses the 21st level, naming it", async () => {
       await fiveUsers();
       const nested = (levels: number): unknown => (levels === 1 ? { userNameQuery: { userName: "ann" } } : { notQuery: { query: nested(levels - 1) } });
