@@ -52,11 +52,14 @@ export interface ResendCodeResponse {
 /** The v2 `UserState` names a user of this library can have. */
 export type UserStateName = "USER_STATE_INITIAL" | "USER_STATE_ACTIVE" | "USER_STATE_LOCKED";
 
-/** The v2 `HumanProfile`; empty texts are left out. */
+/**
+ * The v2 `HumanProfile`. `nickName` is always there, `""` when the user has none: ZITADEL sets the
+ * optional field whatever its value, and protobuf JSON writes a set optional field.
+ */
 export interface HumanProfile {
   readonly givenName: string;
   readonly familyName: string;
-  readonly nickName?: string;
+  readonly nickName: string;
   readonly displayName?: string;
   readonly preferredLanguage?: string;
   readonly gender: "GENDER_UNSPECIFIED" | "GENDER_FEMALE" | "GENDER_MALE" | "GENDER_DIVERSE";
@@ -66,8 +69,8 @@ export interface HumanProfile {
 export interface HumanUser {
   readonly profile: HumanProfile;
   readonly email: { readonly email: string; readonly isVerified?: true };
-  /** Only when the user has a phone number. */
-  readonly phone?: { readonly phone: string; readonly isVerified?: true };
+  /** Always there, as ZITADEL always sets the message: `{}` when the user has no phone number. */
+  readonly phone: { readonly phone?: string; readonly isVerified?: true };
   readonly passwordChangeRequired?: true;
   /** RFC 3339: when the password was last set; absent when the user has none. */
   readonly passwordChanged?: string;

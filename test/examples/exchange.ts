@@ -32,7 +32,8 @@ export async function tryExample(prefixUrl: string): Promise<Record<string, Answ
 
 const HUMAN = {
   email: { email: "ada@acme.test" },
-  profile: { displayName: "Ada Lovelace", familyName: "Lovelace", gender: "GENDER_UNSPECIFIED", givenName: "Ada", preferredLanguage: "und" },
+  phone: {},
+  profile: { displayName: "Ada Lovelace", familyName: "Lovelace", gender: "GENDER_UNSPECIFIED", givenName: "Ada", nickName: "", preferredLanguage: "und" },
 };
 
 /** The whole answers `tryExample` must get; only the generated time and code are matched by shape. */

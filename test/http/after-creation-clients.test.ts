@@ -113,7 +113,7 @@ describe("Connect, through @connectrpc/connect's client", () => {
           type: {
             case: "human",
             value: {
-              profile: { givenName: "Ann", familyName: "Lee", displayName: "Ann Lee", preferredLanguage: "und", gender: Gender.FEMALE },
+              profile: { givenName: "Ann", familyName: "Lee", nickName: "", displayName: "Ann Lee", preferredLanguage: "und", gender: Gender.FEMALE },
               email: { email: "ann@acme.test" },
               phone: { phone: "+41791234567" },
             },

@@ -17,11 +17,13 @@ export function lastChangeDetails(listing: UserListing): ChangeDetails {
 
 /**
  * A user as the v2 API shows it (`GetUserByID`, `ListUsers`): absent, empty and false members
- * left out as protobuf JSON leaves them out, and no phone when the user has none.
+ * left out as protobuf JSON leaves them out. Two are set whatever their value, as ZITADEL sets
+ * them: the profile's `nickName` (an optional field, written even when `""`) and the `phone`
+ * message (`{}` for a user without a phone number).
  */
 export function renderUser(listing: UserListing, organization: Organization | undefined): User {
   const { loginNames, preferredLoginName } = loginNamesOf(listing.username, organization);
-  return pruneEmpty<User>({
+  const user = pruneEmpty<User>({
     userId: listing.userId,
     details: lastChangeDetails(listing),
     state: listing.state,
@@ -43,4 +45,15 @@ export function renderUser(listing: UserListing, organization: Organization | un
       passwordChanged: listing.passwordChangedAt === undefined ? undefined : timestamp(listing.passwordChangedAt),
     }),
   });
+  // Rebuilt in the proto's member order, so that the JSON reads as ZITADEL's does.
+  const { profile, email, phone, passwordChangeRequired, passwordChanged } = user.human;
+  const { givenName, familyName, displayName, preferredLanguage, gender } = profile;
+  const human: HumanUser = {
+    profile: { givenName, familyName, nickName: listing.nickName, ...(displayName === undefined ? {} : { displayName }), ...(preferredLanguage === undefined ? {} : { preferredLanguage }), gender },
+    email,
+    phone: phone ?? {},
+    ...(passwordChangeRequired === undefined ? {} : { passwordChangeRequired }),
+    ...(passwordChanged === undefined ? {} : { passwordChanged }),
+  };
+  return { ...user, human };
 }

@@ -48,7 +48,7 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       );
     });
 
-    it("leaves out what the user lacks, and shows what was verified since, at the last change's sequence and time", async () => {
+    it("leaves out what the user lacks but for nickName and phone, which ZITADEL always sets, and shows what was verified since, at the last change's sequence and time", async () => {
       const userId = await createAnn(harness, { phone: undefined });
       harness.clock.advance(60);
       await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" });
@@ -64,8 +64,9 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
             loginNames: ["ann"],
             preferredLoginName: "ann",
             human: {
-              profile: { givenName: "Ann", familyName: "Lee", displayName: "Ann Lee", preferredLanguage: "und", gender: "GENDER_UNSPECIFIED" },
+              profile: { givenName: "Ann", familyName: "Lee", nickName: "", displayName: "Ann Lee", preferredLanguage: "und", gender: "GENDER_UNSPECIFIED" },
               email: { email: "ann@acme.test", isVerified: true },
+              phone: {},
             },
           },
         }),
