@@ -30,4 +30,9 @@ export interface PgClientLike extends PgQueryable {
 export interface PgPoolLike {
   /** Checks out a client; the store releases it. */
   connect(): Promise<PgClientLike>;
+  /**
+   * `pg`'s pool announces each new client here, before handing it out: the store gives it an
+   * 'error' listener at once (see pooled-connection.ts `hearConnectionErrors`).
+   */
+  on?(event: "connect", listener: (client: PgClientLike) => void): unknown;
 }

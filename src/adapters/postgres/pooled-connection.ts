@@ -22,6 +22,21 @@ function ignoreClientError(): void {
   // The failure reaches the pending statement as well; this only keeps `pg` from raising it as an uncaught 'error' event.
 }
 
+const heardPools = new WeakSet<PgPoolLike>();
+
+/**
+ * Gives every new client of `pool` an 'error' listener from the moment the pool announces it. A
+ * server that ends a connection in the same network read that completes it (pg_terminate_backend,
+ * a restart) makes `pg` emit 'error' after the pool took its own listener off and before the
+ * store's `await pool.connect()` resumes to add one: unheard, the event would end the process.
+ * Once per pool, however many stores share it.
+ */
+export function hearConnectionErrors(pool: PgPoolLike): void {
+  if (pool.on === undefined || heardPools.has(pool)) return;
+  heardPools.add(pool);
+  pool.on("connect", (client) => client.on?.("error", ignoreClientError));
+}
+
 /**
  * A connection from `pool` within the connect timeout. The pool cannot be told to stop looking, so
  * a connection that arrives after the timeout goes straight back to it.

@@ -2,7 +2,7 @@ import { isConnectionFailure, withStorageErrors } from "./connection-failure.js"
 import { hostTransactionStore, type HostTransactionStore } from "./held-transaction.js";
 import { runMigrations, type MigrationReport } from "./migrate.js";
 import type { PgPoolLike, PgQuery, PgQueryable } from "./pg-like.js";
-import { checkOut, type PooledConnection } from "./pooled-connection.js";
+import { checkOut, hearConnectionErrors, type PooledConnection } from "./pooled-connection.js";
 import type { SqlDatabase, SqlSession, SqlTransaction } from "./sql-database.js";
 import { sqlStore, type SqlStore, type SqlStoreOptions } from "./sql-store.js";
 import { statementName } from "./statement-name.js";
@@ -138,6 +138,7 @@ export interface PostgresStore extends SqlStore {
  * write the caller is told failed does not commit later. Throws a `RangeError` for a timeout out of range.
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  hearConnectionErrors(options.pool);
   const prepared = options.preparedStatements ?? true;
   const timeouts = resolveTimeouts(options, storeTimeouts);
   return {
@@ -152,5 +153,6 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
  * 60 s: a migration may rewrite a big table) for each statement.
  */
 export async function migrate(pool: PgPoolLike, options: PostgresTimeouts = {}): Promise<MigrationReport> {
+  hearConnectionErrors(pool);
   return runMigrations(poolDatabase(pool, false, resolveTimeouts(options, migrationTimeouts)));
 }
