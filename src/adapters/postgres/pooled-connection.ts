@@ -88,7 +88,8 @@ async function outcomeAfterTimeout(pool: PgPoolLike, timeouts: ResolvedTimeouts,
     return await withinLimit(work, timeouts.statementTimeoutMs, "answer");
   } catch (error) {
     const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined;
-    throw error instanceof DatabaseTimeoutError || code === QUERY_CANCELED ? timeout : error;
+    if (code === QUERY_CANCELED) throw new DatabaseTimeoutError(timeout.awaited, timeout.limitMs, true);
+    throw error instanceof DatabaseTimeoutError ? timeout : error;
   } finally {
     await cancelled;
   }

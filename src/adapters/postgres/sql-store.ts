@@ -22,6 +22,7 @@ import { newUserParams } from "./new-user-rows.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
+import { DatabaseTimeoutError } from "./time-limit.js";
 
 /** The SQL user log always has the batch write: one transaction per batch. */
 export interface SqlUserLog extends UserLog {
@@ -127,10 +128,14 @@ function newUsersStatement(appends: readonly UserAppend[], riders: Riders | unde
 /**
  * A group of new users' appends the database refused as a whole: each one, alone, reads why (or is
  * written). Not only a claim held or a stream taken: whatever one user's write did wrong must not
- * fail the others. Only the database's own failure (unreachable, out of time) fails them all.
+ * fail the others. A group cancelled past the statement timeout, confirmed by the server, wrote
+ * nothing either: one of its users may be waiting on another transaction's lock, and alone the
+ * others are written. Only the database's own failure (unreachable, or out of time with the
+ * outcome unknown) fails them all.
  */
 function isGroupRefusal(error: unknown): boolean {
-  return !(error instanceof StorageUnavailableError);
+  if (!(error instanceof StorageUnavailableError)) return true;
+  return error.cause instanceof DatabaseTimeoutError && error.cause.cancelled;
 }
 
 /** How the SQL store writes. */

@@ -7,9 +7,14 @@ export type AwaitedFromDatabase = "connection" | "answer";
 export class DatabaseTimeoutError extends Error {
   override readonly name = "DatabaseTimeoutError";
 
+  /**
+   * @param cancelled The server confirmed that it cancelled the statement (SQLSTATE 57014): its
+   * transaction rolled back, so it wrote nothing. Otherwise what it did is unknown.
+   */
   constructor(
     readonly awaited: AwaitedFromDatabase,
     readonly limitMs: number,
+    readonly cancelled = false,
   ) {
     super(awaited === "connection" ? `no connection from the pool within ${limitMs} ms` : `no answer from the database within ${limitMs} ms`);
   }
