@@ -138,6 +138,27 @@ function isGroupRefusal(error: unknown): boolean {
   return error.cause instanceof DatabaseTimeoutError && error.cause.cancelled;
 }
 
+/** Waits before each new try of a delivery report whose connection failed: within any lease. */
+const REPORT_RETRY_MS = [50, 250, 1_000] as const;
+
+/**
+ * Records deliveries, trying again when the connection fails (terminated, reset, out of time): the
+ * mails went out, and a report given up would leave them to be sent again once their lease ends.
+ * Marking is idempotent, so a report that did land before its connection failed marks nothing more.
+ */
+async function sendReports(db: SqlDatabase, json: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.query(sql.deliveredSql, [json]);
+      return;
+    } catch (error) {
+      const wait = REPORT_RETRY_MS[attempt];
+      if (!(error instanceof StorageUnavailableError) || wait === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /** How the SQL store writes. */
 export interface SqlStoreOptions {
   /**
@@ -189,9 +210,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
       : undefined;
   // Deliveries ride in the next new users' write statement while writes are on their way, else go alone.
   const reports = deliveryReports(
-    async (json) => {
-      await db.query(sql.deliveredSql, [json]);
-    },
+    (json) => sendReports(db, json),
     () => groups?.active() === true,
   );
 
