@@ -115,7 +115,6 @@ export interface ListUsersResponse {
     /** RFC 3339: the clock's time of the read (the listings are current with every answered write). */
     readonly timestamp: string;
   };
-  readonly sortingColumn?: Exclude<UserFieldName, "USER_FIELD_NAME_UNSPECIFIED">;
   readonly result?: readonly User[];
 }
 

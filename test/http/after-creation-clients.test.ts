@@ -156,10 +156,10 @@ describe("Connect, through @connectrpc/connect's client", () => {
     const response = await createClient(UserService, transport()).listUsers(request, { headers: AS_ADMIN });
     const user = (await createClient(UserService, transport()).getUserByID({ userId }, { headers: AS_ADMIN })).user;
     expect(response).toEqual(
-      create(ListUsersResponseSchema, { details: { totalResult: 1n, timestamp: timestampFromDate(NOW) }, sortingColumn: UserFieldName.USER_NAME, result: user === undefined ? [] : [user] }),
+      create(ListUsersResponseSchema, { details: { totalResult: 1n, timestamp: timestampFromDate(NOW) }, result: user === undefined ? [] : [user] }),
     );
     const elsewhere = await createClient(UserService, transport()).listUsers(request, { headers: AS_ORG2 });
-    expect(elsewhere).toEqual(create(ListUsersResponseSchema, { details: { timestamp: timestampFromDate(NOW) }, sortingColumn: UserFieldName.USER_NAME }));
+    expect(elsewhere).toEqual(create(ListUsersResponseSchema, { details: { timestamp: timestampFromDate(NOW) } }));
   });
 
   it("ResendHumanInitialization mails a new code to the new address", async () => {

@@ -101,7 +101,6 @@ async function read(input: QueryInput<ListUsersParsed>): Promise<Result<ListUser
   return ok(
     pruneEmpty<ListUsersResponse>({
       details: pruneEmpty({ totalResult: page.value.totalResult === 0 ? undefined : String(page.value.totalResult), timestamp: rfc3339(now) }),
-      sortingColumn: parsed.sortingColumn === "USER_FIELD_NAME_UNSPECIFIED" ? undefined : parsed.sortingColumn,
       result: page.value.users.map((listing) => renderUser(listing, organizations.value.get(listing.orgId))),
     }),
   );

@@ -125,11 +125,10 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
     }
 
     /** The whole body for these users in this order, `total` of them in all. */
-    async function body(numbers: readonly number[], total = numbers.length, sortingColumn?: string) {
+    async function body(numbers: readonly number[], total = numbers.length) {
       const result = await Promise.all(numbers.map(userOf));
       return ok({
         details: { ...(total > 0 ? { totalResult: String(total) } : {}), timestamp: harness.clock.iso() },
-        ...(sortingColumn !== undefined ? { sortingColumn } : {}),
         ...(result.length > 0 ? { result } : {}),
       });
     }
@@ -219,12 +218,12 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect(await asAdmin({ queries: [both, { emailQuery: { emailAddress: "acme.test", method: "TEXT_QUERY_METHOD_ENDS_WITH" } }] })).toEqual(await body([2, 1]));
     });
 
-    it("sorts by the sorting column and echoes it, and pages with offset and limit", async () => {
+    it("sorts by the sorting column without echoing it (as ZITADEL's v2 never fills it), and pages with offset and limit", async () => {
       await fiveUsers();
-      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_USER_NAME", query: { asc: true } })).toEqual(await body([2, 1, 3, 4, 5], 5, "USER_FIELD_NAME_USER_NAME"));
-      expect(await asAdmin({ sortingColumn: 2, query: { offset: "1", limit: 2 } })).toEqual(await body([4, 3], 5, "USER_FIELD_NAME_FIRST_NAME"));
-      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_STATE", query: { asc: true } })).toEqual(await body([1, 2, 4, 5, 3], 5, "USER_FIELD_NAME_STATE"));
-      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_CREATION_DATE", query: { offset: 7 } })).toEqual(await body([], 5, "USER_FIELD_NAME_CREATION_DATE"));
+      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_USER_NAME", query: { asc: true } })).toEqual(await body([2, 1, 3, 4, 5], 5));
+      expect(await asAdmin({ sortingColumn: 2, query: { offset: "1", limit: 2 } })).toEqual(await body([4, 3], 5));
+      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_STATE", query: { asc: true } })).toEqual(await body([1, 2, 4, 5, 3], 5));
+      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_CREATION_DATE", query: { offset: 7 } })).toEqual(await body([], 5));
     });
 
     it("refuses a page over 1,000, unknown enums, unsupported and malformed queries, all at once", async () => {
