@@ -94,7 +94,6 @@ interface ResolvedTarget {
   readonly targetUserId: string | undefined;
 }
 
-/** Step 2; Ok(undefined) when the request names its target badly, which the field rules report (step 3). */
 /**
  * Why a requester without `permission` on an existing user's organization is refused: 5 when it
  * may not read the organization's users either (a user outside its reach is not there for it),
@@ -107,6 +106,7 @@ async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permiss
   return mayRead.value ? permissionDenied() : userNotFound();
 }
 
+/** Step 2; Ok(undefined) when the request names its target badly, which the field rules report (step 3). */
 async function resolveTarget<TParsed, TResponse>(
   ports: ResolvedPorts,
   command: Command<TParsed, TResponse>,
