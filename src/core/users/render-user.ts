@@ -23,37 +23,29 @@ export function lastChangeDetails(listing: UserListing): ChangeDetails {
  */
 export function renderUser(listing: UserListing, organization: Organization | undefined): User {
   const { loginNames, preferredLoginName } = loginNamesOf(listing.username, organization);
-  const user = pruneEmpty<User>({
+  // `human` is built apart: a prune of the whole user would take out the nickName "" it keeps.
+  const human: HumanUser = {
+    profile: {
+      givenName: listing.givenName,
+      familyName: listing.familyName,
+      nickName: listing.nickName,
+      ...pruneEmpty<Pick<HumanProfile, "displayName" | "preferredLanguage">>({ displayName: listing.displayName, preferredLanguage: listing.preferredLanguage }),
+      gender: listing.gender as HumanProfile["gender"],
+    },
+    email: pruneEmpty<HumanUser["email"]>({ email: listing.email, isVerified: listing.emailVerified || undefined }),
+    phone: listing.phone === undefined ? {} : pruneEmpty<HumanUser["phone"]>({ phone: listing.phone, isVerified: listing.phoneVerified || undefined }),
+    ...pruneEmpty<Pick<HumanUser, "passwordChangeRequired" | "passwordChanged">>({
+      passwordChangeRequired: listing.passwordChangeRequired || undefined,
+      passwordChanged: listing.passwordChangedAt === undefined ? undefined : timestamp(listing.passwordChangedAt),
+    }),
+  };
+  const user = pruneEmpty<Omit<User, "human">>({
     userId: listing.userId,
     details: lastChangeDetails(listing),
     state: listing.state,
     username: listing.username,
     loginNames,
     preferredLoginName,
-    human: pruneEmpty<HumanUser>({
-      profile: {
-        givenName: listing.givenName,
-        familyName: listing.familyName,
-        nickName: listing.nickName,
-        displayName: listing.displayName,
-        preferredLanguage: listing.preferredLanguage,
-        gender: listing.gender as HumanProfile["gender"],
-      },
-      email: { email: listing.email, ...(listing.emailVerified ? { isVerified: true } : {}) },
-      phone: listing.phone === undefined ? undefined : { phone: listing.phone, ...(listing.phoneVerified ? { isVerified: true } : {}) },
-      passwordChangeRequired: listing.passwordChangeRequired || undefined,
-      passwordChanged: listing.passwordChangedAt === undefined ? undefined : timestamp(listing.passwordChangedAt),
-    }),
   });
-  // Rebuilt in the proto's member order, so that the JSON reads as ZITADEL's does.
-  const { profile, email, phone, passwordChangeRequired, passwordChanged } = user.human;
-  const { givenName, familyName, displayName, preferredLanguage, gender } = profile;
-  const human: HumanUser = {
-    profile: { givenName, familyName, nickName: listing.nickName, ...(displayName === undefined ? {} : { displayName }), ...(preferredLanguage === undefined ? {} : { preferredLanguage }), gender },
-    email,
-    phone: phone ?? {},
-    ...(passwordChangeRequired === undefined ? {} : { passwordChangeRequired }),
-    ...(passwordChanged === undefined ? {} : { passwordChanged }),
-  };
   return { ...user, human };
 }
