@@ -37,12 +37,16 @@ export interface UserListing {
   /** When the password was last set; absent when the user has none. */
   readonly passwordChangedAt?: string;
   /**
-   * The texts that queries may match ignoring case, case-folded by the core (NFKC_Casefold, the
-   * library's one meaning of "ignoring case"). A store compares them exactly, as it does claim keys.
+   * The texts case-folded by the core (NFKC_Casefold, the library's one meaning of "ignoring
+   * case"): queries that ignore case match them, and pages sorted by a text sort by them. A store
+   * compares them exactly, as it does claim keys.
    */
   readonly usernameFolded: string;
   readonly emailFolded: string;
   readonly displayNameFolded: string;
+  readonly givenNameFolded: string;
+  readonly familyNameFolded: string;
+  readonly nickNameFolded: string;
 }
 
 /** How a text query compares. */
@@ -67,9 +71,11 @@ export type UserFilter =
   | { readonly not: UserFilter };
 
 /**
- * What a page is sorted by. Texts sort by code points (PostgreSQL's collation "C"), states in
- * the v2 enum's order (active, locked, initial), times as times. Ties are always broken by
- * `userId` in the same direction, so that pages never overlap or leave a gap.
+ * What a page is sorted by. Texts sort ignoring case, as ZITADEL sorts them by `LOWER(column)`:
+ * by their folded copy (`usernameFolded`, ...), then by the text itself, both by code points
+ * (PostgreSQL's collation "C"). States sort in the v2 enum's order (active, locked, initial),
+ * times as times. Ties are always broken by `userId` in the same direction, so that pages never
+ * overlap or leave a gap.
  */
 export type ListingSortField = "userId" | "username" | "givenName" | "familyName" | "nickName" | "displayName" | "email" | "state" | "createdAt";
 

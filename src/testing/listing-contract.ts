@@ -156,32 +156,41 @@ export function describeListingContract(withStore: WithStore, withBatchStore: Wi
       for (const [filter, ids] of cases) expect({ filter, page: await storage.userLog.queryUsers(query(filter)) }).toEqual({ filter, page: pageOf(PEOPLE, ids) });
     }));
 
-    it("sorts by every field both ways, texts by code points, states in the enum's order, ties by user id", withStore(async ({ storage }) => {
+    it("sorts by every field both ways, texts by their folded copies then by code points, states in the enum's order, ties by user id", withStore(async ({ storage }) => {
       const state = (index: number): ListedUserState => (["USER_STATE_INITIAL", "USER_STATE_ACTIVE", "USER_STATE_LOCKED"] as const)[index % 3] ?? "USER_STATE_ACTIVE";
-      // U+FF5E sorts before U+1F600 by code points, after it by UTF-16 units.
-      const names = ["a", "Z", "\u00e9", "\uff5e", "\u{1f600}", "a"];
+      // U+FF5E sorts before U+1F600 by code points, after it by UTF-16 units. `A` and `a` fold
+      // alike and then sort as given. `ß` folds to `ss` (set here as the core would), so a store
+      // that lower-cased the text itself would sort it after `z`.
+      const names = ["a", "Z", "\u00e9", "\uff5e", "\u{1f600}", "a", "A", "\u00df"];
+      const fold = (name: string): string => (name === "\u00df" ? "ss" : name.toLowerCase());
       const listings = names.map((name, index) =>
         person(`s${index}`, name, `${name}@x.example`, name, {
           givenName: name,
           familyName: name,
           nickName: name,
+          usernameFolded: fold(name),
+          emailFolded: `${fold(name)}@x.example`,
+          displayNameFolded: fold(name),
+          givenNameFolded: fold(name),
+          familyNameFolded: fold(name),
+          nickNameFolded: fold(name),
           state: state(index),
           createdAt: at((index % 2) * 1000).toISOString(),
         }),
       );
       // Usernames are unique in a store that checks claims; the listing itself need not be.
       await appendAll(storage.userLog, listings);
-      const byName = ["s1", "s0", "s5", "s2", "s3", "s4"];
+      const byName = ["s6", "s0", "s5", "s7", "s1", "s2", "s3", "s4"];
       const expected: Readonly<Record<UserQuery["sortBy"], readonly string[]>> = {
-        userId: ["s0", "s1", "s2", "s3", "s4", "s5"],
+        userId: ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"],
         username: byName,
         givenName: byName,
         familyName: byName,
         nickName: byName,
         displayName: byName,
         email: byName,
-        state: ["s1", "s4", "s2", "s5", "s0", "s3"],
-        createdAt: ["s0", "s2", "s4", "s1", "s3", "s5"],
+        state: ["s1", "s4", "s7", "s2", "s5", "s0", "s3", "s6"],
+        createdAt: ["s0", "s2", "s4", "s6", "s1", "s3", "s5", "s7"],
       };
       for (const [sortBy, ids] of Object.entries(expected) as [UserQuery["sortBy"], readonly string[]][]) {
         const ascending = await storage.userLog.queryUsers(query(everybody, { sortBy }));

@@ -112,6 +112,9 @@ export function listingOf(userId: string, orgId: string, sequence: number, overr
     usernameFolded: `${userId}-name`.toLowerCase(),
     emailFolded: `${userId}@acme.example`.toLowerCase(),
     displayNameFolded: "ada lovelace",
+    givenNameFolded: "ada",
+    familyNameFolded: "lovelace",
+    nickNameFolded: "",
     ...overrides,
   };
 }

@@ -61,6 +61,9 @@ describe("the members a creation writes, in order", () => {
       "usernameFolded",
       "emailFolded",
       "displayNameFolded",
+      "givenNameFolded",
+      "familyNameFolded",
+      "nickNameFolded",
     ]);
   });
 

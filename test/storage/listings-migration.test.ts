@@ -60,6 +60,9 @@ const expected: UserListing[] = [
     usernameFolded: "ann",
     emailFolded: "ann@acme.test",
     displayNameFolded: "ann lee",
+    givenNameFolded: "ann",
+    familyNameFolded: "lee",
+    nickNameFolded: "",
   },
   {
     userId: "u-bob",
@@ -82,6 +85,9 @@ const expected: UserListing[] = [
     usernameFolded: "bob",
     emailFolded: "",
     displayNameFolded: "",
+    givenNameFolded: "bob",
+    familyNameFolded: "stone",
+    nickNameFolded: "",
   },
 ];
 

@@ -49,6 +49,16 @@ export function filterMatches(filter: UserFilter, listing: UserListing): boolean
   return !filterMatches(filter.not, listing);
 }
 
+/** Each sortable text with its folded copy, which sorts first. */
+const FOLDED: Readonly<Record<Exclude<ListingSortField, "userId" | "state" | "createdAt">, keyof UserListing & `${string}Folded`>> = {
+  username: "usernameFolded",
+  givenName: "givenNameFolded",
+  familyName: "familyNameFolded",
+  nickName: "nickNameFolded",
+  displayName: "displayNameFolded",
+  email: "emailFolded",
+};
+
 function compareBy(field: ListingSortField, a: UserListing, b: UserListing): number {
   switch (field) {
     case "userId":
@@ -58,7 +68,7 @@ function compareBy(field: ListingSortField, a: UserListing, b: UserListing): num
     case "createdAt":
       return Date.parse(a.createdAt) - Date.parse(b.createdAt);
     default:
-      return compareCodePoints(a[field], b[field]);
+      return compareCodePoints(a[FOLDED[field]], b[FOLDED[field]]) || compareCodePoints(a[field], b[field]);
   }
 }
 

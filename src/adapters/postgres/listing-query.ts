@@ -80,21 +80,22 @@ export function whereClause(filter: UserFilter, params: Parameters): string {
   return `NOT (${whereClause(filter.not, params)})`;
 }
 
-const SORT_COLUMNS: Readonly<Record<ListingSortField, string>> = {
-  userId: "l.user_id",
-  username: "l.username",
-  givenName: "l.given_name",
-  familyName: "l.family_name",
-  nickName: "l.nick_name",
-  displayName: "l.display_name",
-  email: "l.email",
-  state: `array_position(ARRAY[${LISTED_STATE_ORDER.map((state) => `'${state}'`).join(", ")}], l.state)`,
-  createdAt: "l.created_at",
+/** Each sort's columns: a text by its folded copy first (indexed for three of them), then as given. */
+const SORT_COLUMNS: Readonly<Record<ListingSortField, readonly string[]>> = {
+  userId: [],
+  username: ["l.username_folded", "l.username"],
+  givenName: ["l.given_name_folded", "l.given_name"],
+  familyName: ["l.family_name_folded", "l.family_name"],
+  nickName: ["l.nick_name_folded", "l.nick_name"],
+  displayName: ["l.display_name_folded", "l.display_name"],
+  email: ["l.email_folded", "l.email"],
+  state: [`array_position(ARRAY[${LISTED_STATE_ORDER.map((state) => `'${state}'`).join(", ")}], l.state)`],
+  createdAt: ["l.created_at"],
 };
 
 function orderBy(query: UserQuery): string {
   const direction = query.ascending ? "ASC" : "DESC";
-  return query.sortBy === "userId" ? `l.user_id ${direction}` : `${SORT_COLUMNS[query.sortBy]} ${direction}, l.user_id ${direction}`;
+  return [...SORT_COLUMNS[query.sortBy], "l.user_id"].map((column) => `${column} ${direction}`).join(", ");
 }
 
 /**

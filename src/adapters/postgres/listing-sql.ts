@@ -27,20 +27,41 @@ const COLUMNS: readonly (readonly [column: string, member: keyof UserListing, ty
   ["username_folded", "usernameFolded", "text"],
   ["email_folded", "emailFolded", "text"],
   ["display_name_folded", "displayNameFolded", "text"],
+  // Since version 7 (listing-names-migration.ts).
+  ["given_name_folded", "givenNameFolded", "text"],
+  ["family_name_folded", "familyNameFolded", "text"],
+  ["nick_name_folded", "nickNameFolded", "text"],
 ];
 
-export const LISTING_COLUMNS = COLUMNS.map(([column]) => column).join(", ");
+/** The columns version 7 added; version 3's own backfill writes the others. */
+export const COLUMNS_SINCE_VERSION_7: readonly string[] = ["given_name_folded", "family_name_folded", "nick_name_folded"];
+
+/** The columns of `COLUMNS` that are not in `left`, as the statements below spell them. */
+export function listingColumnsWithout(left: readonly string[]): {
+  readonly columns: string;
+  readonly record: string;
+  readonly values: (alias: string) => string;
+} {
+  const kept = COLUMNS.filter(([column]) => !left.includes(column));
+  return {
+    columns: kept.map(([column]) => column).join(", "),
+    record: kept.map(([, member, type]) => `"${member}" ${type}`).join(", "),
+    values: (alias) => kept.map(([, member]) => `${alias}."${member}"`).join(", "),
+  };
+}
+
+const ALL = listingColumnsWithout([]);
+
+export const LISTING_COLUMNS = ALL.columns;
 
 /** A listing as `json_to_record` / `json_to_recordset` expand it: the port's member names. */
-export const LISTING_RECORD = COLUMNS.map(([, member, type]) => `"${member}" ${type}`).join(", ");
+export const LISTING_RECORD = ALL.record;
 
 /** The listing's columns as `unnest` reads them from one array each (see column-arrays.ts). */
 export const LISTING_ARRAY_COLUMNS: readonly ArrayColumn<UserListing>[] = COLUMNS.map(([, member, type]) => ({ member, type }));
 
 /** The record's members in column order, read from the record aliased `alias`. */
-export function listingValues(alias: string): string {
-  return COLUMNS.map(([, member]) => `${alias}."${member}"`).join(", ");
-}
+export const listingValues = ALL.values;
 
 /**
  * The listing as one parameter per column, from `$first` on: a new user's append inserts it with

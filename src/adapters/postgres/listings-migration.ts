@@ -1,7 +1,7 @@
 import { foldUser } from "../../core/users/fold-user.js";
 import { userListing } from "../../core/users/user-listing.js";
 import type { StoredEvent, UserListing } from "../../ports/storage.js";
-import { LISTING_COLUMNS, LISTING_RECORD, listingValues } from "./listing-sql.js";
+import { COLUMNS_SINCE_VERSION_7, listingColumnsWithout } from "./listing-sql.js";
 import { toEvent } from "./rows.js";
 import type { SqlSession } from "./sql-database.js";
 
@@ -65,9 +65,11 @@ FROM human_users_events
 WHERE aggregate_id = ANY (ARRAY(SELECT json_array_elements_text($1::json)))
 ORDER BY aggregate_id, sequence`;
 
+// The table as version 3 made it: later versions' columns are filled by their own migrations.
+const VERSION_3 = listingColumnsWithout(COLUMNS_SINCE_VERSION_7);
 const insertListingsSql = `
-INSERT INTO human_users_listings (${LISTING_COLUMNS})
-SELECT ${listingValues("l")} FROM json_to_recordset($1::json) AS l(${LISTING_RECORD})`;
+INSERT INTO human_users_listings (${VERSION_3.columns})
+SELECT ${VERSION_3.values("l")} FROM json_to_recordset($1::json) AS l(${VERSION_3.record})`;
 
 function listingsOf(events: readonly StoredEvent[]): UserListing[] {
   const byUser = new Map<string, StoredEvent[]>();

@@ -1,5 +1,6 @@
 import type { SqlSession } from "./sql-database.js";
 import { DELIVERY_REPORTS_BY_ID_SQL, DELIVERY_REPORTS_SQL } from "./delivery-reports-migration.js";
+import { foldListingNames, LISTING_NAMES_SQL } from "./listing-names-migration.js";
 import { backfillListings, LISTINGS_SQL } from "./listings-migration.js";
 import { recomputeUsernameClaimKeys, USERNAME_KEYS_SQL, type UsernamesFoldedTogether } from "./username-claim-keys.js";
 
@@ -139,6 +140,15 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: "delivery_reports", sql: DELIVERY_REPORTS_SQL },
   { version: 5, name: "passkey_claims", sql: PASSKEY_CLAIMS_SQL },
   { version: 6, name: "delivery_reports_by_id", sql: DELIVERY_REPORTS_BY_ID_SQL },
+  {
+    version: 7,
+    name: "listing_names_folded",
+    sql: LISTING_NAMES_SQL,
+    run: async (tx) => {
+      await foldListingNames(tx);
+      return {};
+    },
+  },
 ];
 
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */

@@ -82,6 +82,9 @@ interface ListingRow {
   readonly username_folded: string;
   readonly email_folded: string;
   readonly display_name_folded: string;
+  readonly given_name_folded: string;
+  readonly family_name_folded: string;
+  readonly nick_name_folded: string;
 }
 
 interface IdentityProviderRow {
@@ -168,6 +171,9 @@ export function toListing(row: unknown): UserListing {
     usernameFolded: listing.username_folded,
     emailFolded: listing.email_folded,
     displayNameFolded: listing.display_name_folded,
+    givenNameFolded: listing.given_name_folded,
+    familyNameFolded: listing.family_name_folded,
+    nickNameFolded: listing.nick_name_folded,
   };
 }
 

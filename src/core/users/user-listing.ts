@@ -44,6 +44,9 @@ export function userListing(state: UserState): UserListing {
   listing.usernameFolded = foldForSearch(state.username);
   listing.emailFolded = foldForSearch(email.address);
   listing.displayNameFolded = foldForSearch(profile.displayName);
+  listing.givenNameFolded = foldForSearch(profile.givenName);
+  listing.familyNameFolded = foldForSearch(profile.familyName);
+  listing.nickNameFolded = foldForSearch(profile.nickName);
   return deepFreeze(listing as UserListing);
 }
 

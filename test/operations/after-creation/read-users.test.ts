@@ -220,7 +220,8 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
 
     it("sorts by the sorting column without echoing it (as ZITADEL's v2 never fills it), and pages with offset and limit", async () => {
       await fiveUsers();
-      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_USER_NAME", query: { asc: true } })).toEqual(await body([2, 1, 3, 4, 5], 5));
+      // Ignoring case, as ZITADEL sorts by LOWER(username): `ann` before `Anna`.
+      expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_USER_NAME", query: { asc: true } })).toEqual(await body([1, 2, 3, 4, 5], 5));
       expect(await asAdmin({ sortingColumn: 2, query: { offset: "1", limit: 2 } })).toEqual(await body([4, 3], 5));
       expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_STATE", query: { asc: true } })).toEqual(await body([1, 2, 4, 5, 3], 5));
       expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_CREATION_DATE", query: { offset: 7 } })).toEqual(await body([], 5));
