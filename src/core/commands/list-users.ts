@@ -11,6 +11,7 @@ import { pruneEmpty } from "../wire/prune.js";
 import { rfc3339 } from "../wire/timestamp.js";
 import { loginNameFilter } from "./login-name-filter.js";
 import { callPort } from "./port-call.js";
+import { askAuthorizer } from "./ask-authorizer.js";
 import type { Query, QueryInput } from "./query.js";
 
 /** Every organization a query names, anywhere in it. */
@@ -30,13 +31,13 @@ function namedOrganizations(queries: readonly SearchQuery[], into: Set<string> =
  */
 async function readableScope({ ports, parsed, requester }: QueryInput<ListUsersParsed>): Promise<Result<UserFilter | undefined, ErrorBody>> {
   const { authorizer, logger } = ports;
-  const instanceWide = await callPort("authorizer", logger, () => authorizer.hasPermission(requester, "user.read", undefined));
+  const instanceWide = await askAuthorizer(authorizer, logger, requester, "user.read", undefined);
   if (instanceWide.isErr()) return err(instanceWide.error);
   if (instanceWide.value) return ok(undefined);
   const allowed: string[] = [];
   for (const orgId of namedOrganizations(parsed.queries, new Set([requester.orgId]))) {
     if (orgId === "") continue;
-    const may = await callPort("authorizer", logger, () => authorizer.hasPermission(requester, "user.read", orgId));
+    const may = await askAuthorizer(authorizer, logger, requester, "user.read", orgId);
     if (may.isErr()) return err(may.error);
     if (may.value) allowed.push(orgId);
   }

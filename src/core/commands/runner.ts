@@ -22,6 +22,7 @@ import type { FieldTree } from "../wire/field-tree.js";
 import { rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, Command, DecideInput, Decision, RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
+import { askAuthorizer } from "./ask-authorizer.js";
 import { authorizeTarget } from "./target-organization.js";
 
 /** Tries of one decision against a stream that keeps moving, before the answer is 10. */
@@ -101,7 +102,7 @@ interface ResolvedTarget {
  */
 async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string): Promise<ErrorBody> {
   if (permission === "user.read") return userNotFound();
-  const mayRead = await callPort("authorizer", ports.logger, () => ports.authorizer.hasPermission(requester, "user.read", orgId));
+  const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId);
   if (mayRead.isErr()) return mayRead.error;
   return mayRead.value ? permissionDenied() : userNotFound();
 }
@@ -142,7 +143,7 @@ async function resolveTarget<TParsed, TResponse>(
   const org = organization.value;
   if (org === undefined) return err(userNotFound());
   if (!access.proof && requester !== undefined) {
-    const allowed = await callPort("authorizer", ports.logger, () => ports.authorizer.hasPermission(requester, access.permission, org.id));
+    const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id);
     if (allowed.isErr()) return err(allowed.error);
     if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id));
   }

@@ -6,6 +6,7 @@ import { organizationNotFound, permissionDenied } from "../errors/user-errors.js
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { unstorableTextProblem } from "../rules/storable-text.js";
 import { callPort } from "./port-call.js";
+import { askAuthorizer } from "./ask-authorizer.js";
 
 /** Where the user is to be created, as the request and context name it. */
 export type OrganizationRef = { readonly orgId: string } | { readonly orgDomain: string };
@@ -33,9 +34,7 @@ export async function authorizeTarget(
         );
   if (found.isErr()) return err(found.error);
   const organization = found.value;
-  const allowed = await callPort("authorizer", logger, () =>
-    authorizer.hasPermission(requester, permission, organization?.id),
-  );
+  const allowed = await askAuthorizer(authorizer, logger, requester, permission, organization?.id);
   if (allowed.isErr()) return err(allowed.error);
   if (organization === undefined) return err(allowed.value ? organizationNotFound() : permissionDenied());
   return allowed.value ? ok(organization) : err(permissionDenied());
