@@ -145,6 +145,12 @@ describe("username and email", () => {
     "\"a,b\"@acme.test",
     "\"ann\\\"s\"@example.com",
     "ann@exam ple.com",
+    // nodemailer trims a quoted local part: `" a"` would be mailed to `a`, another mailbox.
+    "\" a\"@acme.test",
+    "\"a \"@acme.test",
+    "\" \"@acme.test",
+    "\"\u00a0a\"@acme.test",
+    "\"a\u3000\"@acme.test",
   ])("refuses the address %j", async (email) => {
     const ports = testPorts();
     expect(await createHumanUser(ports, { ...minimalCreate(), email: { email } }, context)).toEqual(
