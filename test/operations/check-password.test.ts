@@ -1,5 +1,7 @@
 // checkPassword: the first login of an imported user, on the memory store and on PostgreSQL.
 import { hashSync } from "bcryptjs";
+import { err } from "neverthrow";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { checkPassword, setPassword, type Requester } from "../../src/index.js";
 import { bcryptHasher } from "../../src/passwords/index.js";
@@ -167,6 +169,29 @@ describe("checkPassword: who may call and what is checked first", () => {
     expect(await verificationsOf({ userId: withoutPassword, password: "Wrong-Password-1" })).toBe(1);
     // The hash the unknown are checked against is made once, with the configured hasher.
     expect(hasher.hashes()).toBe(1);
+  });
+
+  it("pays a verification at the configured hasher's cost for a wrong password against a cheaper imported hash, so that its time does not tell an imported user from an unknown one", async () => {
+    const hasher = countingHasher();
+    const { ports } = await memory.open({ passwordHasher: hasher });
+    // {SHA} of "Right-Password-1": far cheaper than any configured hasher.
+    const sha1 = createHash("sha1").update("Right-Password-1").digest("base64");
+    const userId = await imported(ports, annWithHash(`{SHA}${sha1}`));
+    const before = hasher.verifications();
+    expect((await checkPassword(ports, { userId, password: "Wrong-Password-1" }))._unsafeUnwrapErr()).toEqual(WRONG);
+    // Its own verification, then one against the configured hasher's hash, as an unknown user gets.
+    expect(hasher.verifications() - before).toBe(2);
+    expect((await checkPassword(ports, { userId, password: "Right-Password-1" })).isOk()).toBe(true);
+  });
+
+  it("answers a password too long for the stored hash's cost as a wrong one, with the unknown user's body, and records the failed check", async () => {
+    const { ports, eventsOf } = await memory.open();
+    // Well formed; never computed: a million rounds over 300 bytes is beyond the cost budget.
+    const userId = await imported(ports, annWithHash(`$6$rounds=999999$saltsalt$${"a".repeat(85)}.`));
+    const longPassword = "x".repeat(300);
+    expect(await checkPassword(ports, { loginName: "nobody", password: longPassword })).toEqual(err(WRONG));
+    expect(await checkPassword(ports, { userId, password: longPassword })).toEqual(err(WRONG));
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.check.failed")]);
   });
 
   it("answers 13 without recording anything when the stored hash is beyond the configured bounds, and logs why", async () => {

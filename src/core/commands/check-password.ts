@@ -31,9 +31,20 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
     const stored = user.password;
     if (stored === undefined) return err((await dummyVerification(ports, parsed.password)) ?? wrongPassword());
     const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, parsed.password);
-    if (checked.isErr()) return err(checked.error);
     const { userId } = user;
-    if (!checked.value.valid) return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(wrongPassword()) });
+    if (checked.isErr()) {
+      if (checked.error.code !== 3) return err(checked.error);
+      // A password too long for this hash's cost cannot match it: a wrong password, answered as an
+      // unknown user's after the same work, so that no answer tells which users have such a hash.
+      const answer = (await dummyVerification(ports, parsed.password)) ?? wrongPassword();
+      return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(answer) });
+    }
+    if (!checked.value.valid) {
+      // A hash cheaper than the configured hasher's (imported, not upgraded yet) is paid up to an
+      // unknown user's cost, so that the time of a wrong answer does not tell the user exists.
+      if (checked.value.needsRehash) await dummyVerification(ports, parsed.password);
+      return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(wrongPassword()) });
+    }
 
     const events: UserEventDraft[] = [{ type: "user.human.password.check.succeeded", payload: {} }];
     if (checked.value.needsRehash) {
