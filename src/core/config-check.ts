@@ -13,6 +13,7 @@ import { invalidConfiguration } from "./errors/user-errors.js";
 import { isHttpUrl, LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
 import { keysProblems } from "./secrets/key-check.js";
+import { splitMessageTemplate } from "../shared/message-template.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -276,6 +277,56 @@ function checkConfig(problems: Problems, value: unknown): void {
   });
   problems.section("config.delivery", () => checkDelivery(problems, config["delivery"]));
   problems.section("config.limits", () => checkLimits(problems, config["limits"]));
+  problems.section("config.messages", () => checkMessages(problems, config["messages"]));
+}
+
+/** The parts of each kind of message a host may give. */
+const MESSAGE_PARTS: Readonly<Record<string, readonly string[]>> = {
+  "email.verification": ["subject", "text", "html"],
+  "email.initialization": ["subject", "text", "html"],
+  "email.password_reset": ["subject", "text", "html"],
+  "email.passkey_registration": ["subject", "text", "html"],
+  "phone.verification": ["text"],
+};
+
+function isLanguageTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The host's templates, whole: a template that cannot be filled would make every such message dead. */
+function checkMessages(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const messages = fieldsOf(value);
+  if (messages === undefined || Array.isArray(value)) return problems.add("config.messages must be an object of languages");
+  for (const [language, kinds] of Object.entries(messages)) {
+    const name = `config.messages[${JSON.stringify(language)}]`;
+    if (!isLanguageTag(language)) problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
+    const byKind = fieldsOf(kinds);
+    if (byKind === undefined || Array.isArray(kinds)) {
+      problems.add(`${name} must be an object of message kinds`);
+      continue;
+    }
+    for (const [kind, template] of Object.entries(byKind)) {
+      const parts = MESSAGE_PARTS[kind];
+      if (parts === undefined || !Object.hasOwn(MESSAGE_PARTS, kind)) {
+        problems.add(`${name}.${kind} is no message kind (${Object.keys(MESSAGE_PARTS).join(", ")})`);
+        continue;
+      }
+      const fields = fieldsOf(template);
+      if (fields === undefined) {
+        problems.add(`${name}["${kind}"] must be an object with ${parts.join(", ")}`);
+        continue;
+      }
+      for (const part of parts) {
+        const split = splitMessageTemplate(fields[part], part);
+        if ("problem" in split) problems.add(`${name}["${kind}"].${part}: ${split.problem}`);
+      }
+    }
+  }
 }
 
 /** Every problem of `ports`, each naming its setting; empty when the library can run with them. */

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { splitMessageTemplate, type MessageTemplateParts } from "../shared/message-template.js";
 
 /** The values a template can place, by placeholder name (`{{code}}`, `{{ link }}`). */
 export interface MessageValues {
@@ -16,29 +17,15 @@ export interface MessageValues {
   readonly expiresAt: string;
 }
 
-const placeholder = /\{\{\s*([A-Za-z]*)\s*\}\}/g;
-
-const VALUE_NAMES: ReadonlySet<string> = new Set<keyof MessageValues>(["displayName", "username", "recipient", "code", "link", "validity", "expiresAt"]);
-
-/** A template split once into literal text and value names; `undefined` names an unknown placeholder. */
-type CompiledTemplate = Result<readonly (string | { readonly value: keyof MessageValues })[], string>;
+/** A template split once into literal text and value names, or why it cannot be filled. */
+type CompiledTemplate = Result<MessageTemplateParts, string>;
 
 // Templates are few and used for every message: split each once, not once per message.
 const compiled = new Map<string, CompiledTemplate>();
 
-function compile(template: string): CompiledTemplate {
-  const parts: (string | { readonly value: keyof MessageValues })[] = [];
-  const unknown: string[] = [];
-  let last = 0;
-  for (const match of template.matchAll(placeholder)) {
-    const name = match[1] ?? "";
-    parts.push(template.slice(last, match.index));
-    if (VALUE_NAMES.has(name)) parts.push({ value: name as keyof MessageValues });
-    else unknown.push(match[0]);
-    last = match.index + match[0].length;
-  }
-  parts.push(template.slice(last));
-  return unknown.length === 0 ? ok(parts) : err(`unknown placeholder ${unknown.join(", ")} in message template`);
+function compile(template: unknown, part: string): CompiledTemplate {
+  const split = splitMessageTemplate(template, part);
+  return "parts" in split ? ok(split.parts) : err(split.problem);
 }
 
 /**
@@ -49,10 +36,13 @@ export function fillTemplate(
   template: string,
   values: MessageValues,
   encode: (value: string) => string,
+  part: string,
 ): Result<string, string> {
+  // A host's template read from JSON may hold anything: only text is remembered.
+  if (typeof template !== "string") return compile(template, part).map(() => "");
   let parts = compiled.get(template);
   if (parts === undefined) {
-    parts = compile(template);
+    parts = compile(template, part);
     if (compiled.size >= 256) compiled.clear();
     compiled.set(template, parts);
   }

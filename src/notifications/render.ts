@@ -45,9 +45,9 @@ function renderMail(
 ): Result<RenderedNotification, string> {
   const values = valuesOf(notification, chosen.language);
   return Result.combine([
-    fillTemplate(chosen.template.subject, values, singleLine),
-    fillTemplate(chosen.template.text, values, asIs),
-    fillTemplate(chosen.template.html, escapedValues(values), asIs),
+    fillTemplate(chosen.template.subject, values, singleLine, "subject"),
+    fillTemplate(chosen.template.text, values, asIs, "text"),
+    fillTemplate(chosen.template.html, escapedValues(values), asIs, "html"),
   ]).map(([subject, text, html]) => ({
     channel: "mail" as const,
     message: {
@@ -70,7 +70,7 @@ function renderSms(
   chosen: { language: string; template: SmsTemplate },
 ): Result<RenderedNotification, string> {
   const values = valuesOf(notification, chosen.language);
-  return fillTemplate(chosen.template.text, values, asIs).map((text) => ({
+  return fillTemplate(chosen.template.text, values, asIs, "text").map((text) => ({
     channel: "sms" as const,
     message: { id: notification.id, to: notification.recipient, text, code: notification.code },
   }));

@@ -53,7 +53,13 @@ const maxErrorLength = 1000;
 
 /** A failure as one bounded line of text, for the store and the logger. */
 export function describeError(cause: unknown): string {
-  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  let text: string;
+  try {
+    text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  } catch {
+    // A rejection with an object that cannot be turned into text is still a failed attempt.
+    text = `an error that cannot be shown as text (${cause === null ? "null" : typeof cause})`;
+  }
   return text.length > maxErrorLength ? `${text.slice(0, maxErrorLength)}...` : text;
 }
 

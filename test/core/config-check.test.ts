@@ -14,6 +14,31 @@ function withConfig(config: unknown): Ports {
 }
 
 describe("checkConfiguration", () => {
+  it("checks the host's message templates whole: languages, kinds, parts and placeholders", () => {
+    const messages = {
+      en: {
+        "email.verification": { subject: "S only" },
+        "email.initialization": { subject: 42, text: "{{code}}", html: "{{ .Code }}" },
+        "email.verifcation": { subject: "", text: "", html: "" },
+        "phone.verification": { text: "{{code}} {{ kode }}" },
+      },
+      "not a tag": {},
+      de: "Hallo",
+      fr: { "email.password_reset": { subject: "{{displayName}}", text: "{{link}}", html: "<a href=\"{{link}}\">{{code}}</a>" }, "phone.verification": { text: "{{code}}" } },
+    };
+    expect(configurationProblems(withConfig({ messages }))).toEqual([
+      'config.messages["en"]["email.verification"].text: the message template\'s text is missing or not text',
+      'config.messages["en"]["email.verification"].html: the message template\'s html is missing or not text',
+      'config.messages["en"]["email.initialization"].subject: the message template\'s subject is missing or not text',
+      'config.messages["en"]["email.initialization"].html: unknown placeholder {{ .Code }} in message template',
+      'config.messages["en"].email.verifcation is no message kind (email.verification, email.initialization, email.password_reset, email.passkey_registration, phone.verification)',
+      'config.messages["en"]["phone.verification"].text: unknown placeholder {{ kode }} in message template',
+      'config.messages["not a tag"]: the key must be a BCP 47 language tag, such as en or de-CH',
+      'config.messages["de"] must be an object of message kinds',
+    ]);
+    expect(configurationProblems(withConfig({ messages: [] }))).toEqual(["config.messages must be an object of languages"]);
+  });
+
   it("accepts the test ports, and every setting at its documented bounds", () => {
     expect(checkConfiguration(testPorts())).toEqual({ value: undefined });
     const bounds = {

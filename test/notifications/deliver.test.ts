@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
-import { deliverLeasedNotifications, deliverPendingNotifications } from "../../src/notifications/deliver.js";
+import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts } from "../../src/notifications/deliver.js";
 import type { SmsMessage } from "../../src/ports/sms-sender.js";
 import type { OutboxNotification, PendingNotification, Storage } from "../../src/ports/storage.js";
 import type { Telemetry } from "../../src/ports/telemetry.js";
@@ -259,6 +259,33 @@ describe("deliverPendingNotifications", () => {
 
     expect(report.dead.map((failed) => failed.error)).toEqual(["unknown placeholder {{firstName}} in message template"]);
     expect(ports.mailer.attempted).toEqual([]);
+  });
+
+  it("makes a notification dead at once when the host's template lacks a part, and goes on with the others", async () => {
+    const notifications = [emailNotification({ id: "n-fr", locale: "fr" }), emailNotification({ id: "n-en-1" }), emailNotification({ id: "n-en-2" })];
+    const ports = await setUp(notifications);
+    const config = { messages: { fr: { "email.verification": { subject: "S only" } } } } as unknown as NonNullable<DeliveryPorts["config"]>;
+
+    const report = await deliverPendingNotifications({ ...ports, config });
+
+    expect({ delivered: [...report.delivered].sort(), dead: report.dead.map((failed) => [failed.id, failed.error]), errors: report.errors }).toEqual({
+      delivered: ["n-en-1", "n-en-2"],
+      dead: [["n-fr", "the message template's text is missing or not text"]],
+      errors: [],
+    });
+  });
+
+  it("counts a mailer's rejection with a value that cannot be turned into text as a failed attempt", async () => {
+    const unprintable: readonly unknown[] = [
+      Object.create(null),
+      { toString: () => { throw new Error("no"); } },
+      Object.defineProperty(new Error("x"), "message", { get: () => { throw new Error("no"); } }),
+    ];
+    for (const value of unprintable) {
+      const ports = await setUp([emailNotification()]);
+      const report = await deliverPendingNotifications({ ...ports, mailer: { send: () => Promise.reject(value) } });
+      expect({ retrying: report.retrying.map((failed) => failed.attempts), errors: report.errors }).toEqual({ retrying: [1], errors: [] });
+    }
   });
 
   it("never rejects when the store fails: the failure is reported and logged", async () => {

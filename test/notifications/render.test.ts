@@ -185,6 +185,24 @@ Der Code ist 72 Stunden gültig. Falls Sie dies nicht erwartet haben, können Si
     ]);
   });
 
+  it("refuses placeholders in any spelling it does not know, links' included, rather than sending them as text", () => {
+    const templates: MessageTemplates = { en: { "phone.verification": { text: "code {{.Code}} {{ code_x }} {{user-name}} {{ code }}" } } };
+
+    expect(renderNotification(phoneNotification(), templates)._unsafeUnwrapErr()).toBe(
+      "unknown placeholder {{.Code}}, {{ code_x }}, {{user-name}} in message template",
+    );
+  });
+
+  it("refuses a host template with a part missing or not text, rather than throwing", () => {
+    const missingHtml = { en: { "email.verification": { subject: "S only", text: "{{code}}" } } } as unknown as MessageTemplates;
+    const numberSubject = { en: { "email.verification": { subject: 42, text: "{{code}}", html: "{{code}}" } } } as unknown as MessageTemplates;
+
+    expect([renderNotification(emailNotification(), missingHtml)._unsafeUnwrapErr(), renderNotification(emailNotification(), numberSubject)._unsafeUnwrapErr()]).toEqual([
+      "the message template's html is missing or not text",
+      "the message template's subject is missing or not text",
+    ]);
+  });
+
   it("refuses a template with an unknown placeholder rather than sending it", () => {
     const templates: MessageTemplates = { en: { "phone.verification": { text: "{{code}} {{ firstName }} {{}}" } } };
 
