@@ -17,6 +17,26 @@ function reasonOf(cause: unknown): string {
   return cause instanceof Error ? cause.message : "the attestation could not be read";
 }
 
+/** WebAuthn's longest credential id, in bytes: a longer one fails the ceremony (registration step 7.1). */
+const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/**
+ * Whether the browser says the creation ran in a frame of another site (`clientData.crossOrigin`),
+ * which a relying party that never embeds its login refuses. The verification has read the
+ * client data already; a value it could not read is no reason here.
+ */
+function isCrossOrigin(credential: unknown): boolean {
+  const response = (credential as { response?: { clientDataJSON?: unknown } } | undefined)?.response;
+  const encoded = response?.clientDataJSON;
+  const bytes = typeof encoded === "string" ? decodeLenientBase64(encoded) : undefined;
+  if (bytes === undefined) return false;
+  try {
+    return (JSON.parse(new TextDecoder().decode(bytes)) as { crossOrigin?: unknown }).crossOrigin === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * WebAuthn for passkeys: discoverable credentials with user verification (what makes a passkey
  * a password replacement), no attestation asked (ZITADEL's default).
@@ -55,6 +75,8 @@ export const webAuthnCeremonies: PasskeyCeremonies = {
       });
       if (!verified.verified) return err("the attestation does not verify");
       const info = verified.registrationInfo;
+      if ((decodeLenientBase64(info.credential.id)?.length ?? Infinity) > MAX_CREDENTIAL_ID_BYTES) return err(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
+      if (isCrossOrigin(check.credential)) return err("the passkey was created in a frame of another site (crossOrigin)");
       return ok({
         credentialId: info.credential.id,
         publicKey: info.credential.publicKey,

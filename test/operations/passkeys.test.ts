@@ -107,7 +107,7 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
     expect((await registerPasskey(ports, { userId, code: { id: codeId, code } }))._unsafeUnwrapErr()).toEqual(NO_CODE);
   });
 
-  it("refuses an attestation replayed onto a new registration, one from a wrong origin, and one that came too late, with 3", async () => {
+  it("refuses an attestation replayed onto a new registration, one from a wrong origin or another site's frame, a credential id over 1023 bytes, and one that came too late, with 3", async () => {
     const { ports, eventsOf, clock } = await kind.open({ config: PASSKEYS });
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
     const authenticator = softwareAuthenticator();
@@ -124,10 +124,22 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
     expect((await verify(second.passkeyId, authenticator.create(optionsOf(second), { origin: ORIGIN, rpId: "evil.test" })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
     expect((await verify(second.passkeyId, authenticator.create(optionsOf(second), { origin: ORIGIN, userVerified: false })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
 
+    // WebAuthn (registration, step 7.1): a creation in a frame of another site, and a credential
+    // id over 1023 bytes, fail the ceremony; 1023 bytes are taken.
+    expect((await verify(second.passkeyId, authenticator.create(optionsOf(second), { origin: ORIGIN, crossOrigin: true })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    expect((await verify(second.passkeyId, softwareAuthenticator(2, 1024).create(optionsOf(second), { origin: ORIGIN })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    const longest = await begin();
+    expect((await verify(longest.passkeyId, softwareAuthenticator(3, 1023).create(optionsOf(longest), { origin: ORIGIN }))).isOk()).toBe(true);
+
     clock.set("2026-03-04T05:11:08Z"); // 301 seconds after the registrations began
     expect((await verify(first.passkeyId, answer))._unsafeUnwrapErr()).toEqual(plainError(3, "USER-pkex", "the passkey registration has expired; register again"));
     // Nothing was stored by any of them.
-    expect((await eventsOf(userId, 2)).map((stored) => stored.type)).toEqual(["user.human.passwordless.token.added", "user.human.passwordless.token.added"]);
+    expect((await eventsOf(userId, 2)).map((stored) => stored.type)).toEqual([
+      "user.human.passwordless.token.added",
+      "user.human.passwordless.token.added",
+      "user.human.passwordless.token.added",
+      "user.human.passwordless.token.verified",
+    ]);
   });
 });
 

@@ -17,6 +17,8 @@ export interface MakeCredential {
   readonly rpId?: string;
   /** Default true: the person was verified (PIN, fingerprint). */
   readonly userVerified?: boolean;
+  /** Default false: the page was not in a frame of another site. */
+  readonly crossOrigin?: boolean;
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -40,20 +42,21 @@ export interface SoftwareAuthenticator {
   create(options: CreationOptions, how: MakeCredential): Record<string, unknown>;
 }
 
-export function softwareAuthenticator(seed = 1): SoftwareAuthenticator {
+/** `idLength`: the credential id's bytes (WebAuthn allows at most 1023). */
+export function softwareAuthenticator(seed = 1, idLength = 16): SoftwareAuthenticator {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const jwk = publicKey.export({ format: "jwk" });
   const coordinate = (value: string | undefined) => Uint8Array.from(Buffer.from(value ?? "", "base64url"));
   // COSE_Key: kty EC2 (2), alg ES256 (-7), crv P-256 (1), x, y.
   const coseKey = encodeCbor(new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, coordinate(jwk.x)], [-3, coordinate(jwk.y)]]));
-  const credentialId = new Uint8Array(16).fill(seed);
+  const credentialId = new Uint8Array(idLength).fill(seed);
   return {
     credentialId: base64url(credentialId),
     publicKey: Buffer.from(coseKey).toString("base64"),
     create(options, how) {
       const rpId = how.rpId ?? options.publicKey.rp.id;
       const clientData = new TextEncoder().encode(
-        JSON.stringify({ type: "webauthn.create", challenge: options.publicKey.challenge, origin: how.origin, crossOrigin: false }),
+        JSON.stringify({ type: "webauthn.create", challenge: options.publicKey.challenge, origin: how.origin, crossOrigin: how.crossOrigin ?? false }),
       );
       // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
       const flags = 0x41 | (how.userVerified === false ? 0 : 0x04);
