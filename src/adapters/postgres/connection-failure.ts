@@ -7,7 +7,8 @@ const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIM
 // SQLSTATEs meaning "no usable server": class 08 (connection exception), 57P01..57P03 (the backend
 // was terminated, the server crashed or is starting), 53300 (too many connections).
 function isUnavailableSqlState(code: string): boolean {
-  return code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300";
+  // 08P01 (protocol violation) is the server refusing a message it read: it is there.
+  return (code.startsWith("08") && code !== "08P01") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300";
 }
 
 // What `pg` says when a connection ends or a pool cannot hand one out; these errors carry no code.

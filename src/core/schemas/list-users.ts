@@ -6,7 +6,7 @@ import type { FieldViolation } from "../errors/index.js";
 import type { UserFieldName } from "../responses.js";
 import { textProblem } from "../rules/characters.js";
 import { violation } from "../validation/violations.js";
-import type { FieldTree } from "../wire/field-tree.js";
+import { MAX_LIST_ENTRIES, type FieldTree } from "../wire/field-tree.js";
 import { MAX_TEXT } from "./fields.js";
 
 export const DEFAULT_LIST_LIMIT = 100;
@@ -15,6 +15,11 @@ export const MAX_LIST_LIMIT = 1000;
 const MAX_USER_IDS = 1000;
 /** As in ZITADEL: queries nest 20 levels deep at most. */
 const MAX_NESTING = 20;
+/**
+ * Queries in one request, nested ones included: each becomes a parameter or two of one SQL
+ * statement, and PostgreSQL takes at most 65,535 of those.
+ */
+const MAX_QUERIES = MAX_LIST_ENTRIES;
 
 export interface TextMethod {
   readonly match: TextMatch;
@@ -108,6 +113,8 @@ function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
 /** Collects violations while the request is read; each reader answers undefined for a bad value. */
 class Reader {
   readonly violations: FieldViolation[] = [];
+  /** Queries read so far, at every level. */
+  queriesSeen = 0;
 
   fail(path: Path, description: string): undefined {
     this.violations.push(violation(path, description));
@@ -157,6 +164,9 @@ class Reader {
   queryList(value: unknown, path: Path, level: number): SearchQuery[] | undefined {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) return this.fail(path, "must be a list");
+    // The request copy leaves a longer list's entries unread: name the list, not each entry.
+    if (value.length > MAX_LIST_ENTRIES) return this.fail(path, `must hold at most ${MAX_LIST_ENTRIES} queries`);
+    this.queriesSeen += value.length;
     const queries = value.map((item, index) => this.query(item, [...path, index], level));
     return queries.every((query) => query !== undefined) ? (queries as SearchQuery[]) : undefined;
   }
@@ -204,6 +214,7 @@ class Reader {
         return queries === undefined ? undefined : { kind: name === "andQuery" ? "and" : "or", queries };
       }
       case "notQuery": {
+        this.queriesSeen += 1;
         const query = this.query(body["query"], [...at, "query"], level + 1);
         return query === undefined ? undefined : { kind: "not", query };
       }
@@ -232,6 +243,7 @@ export function parseListUsersRequest(request: Readonly<Record<string, unknown>>
   }
   const sortingColumn = reader.enumValue(request["sortingColumn"], FIELD_NAMES, ["sortingColumn"]);
   const queries = reader.queryList(request["queries"], ["queries"], 1);
+  if (reader.queriesSeen > MAX_QUERIES) return err([...reader.violations, violation(["queries"], `must hold at most ${MAX_QUERIES} queries in all, nested ones included`)]);
   if (reader.violations.length > 0 || offset === undefined || limit === undefined || sortingColumn === undefined || queries === undefined) {
     return err(reader.violations);
   }
