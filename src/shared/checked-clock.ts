@@ -3,8 +3,11 @@ interface Clock {
   now(): Date;
 }
 
-/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants RFC 3339's four-digit years can write. */
-const FIRST_WRITABLE_MS = -62_167_219_200_000;
+/**
+ * 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants RFC 3339's four-digit years can
+ * write, without year 0000, which PostgreSQL does not have (1 BC comes before 1 AD).
+ */
+const FIRST_WRITABLE_MS = -62_135_596_800_000;
 const LAST_WRITABLE_MS = 253_402_300_799_999;
 
 const checkedClocks = new WeakSet<Clock>();
@@ -24,7 +27,7 @@ export function checkedClock(clock: Clock): Clock {
       // Any Date, from another realm (a vm context, an iframe) too, where instanceof would say no.
       const ms = Object.prototype.toString.call(now) === "[object Date]" ? (now as Date).getTime() : Number.NaN;
       if (Number.isNaN(ms)) throw new Error("ports.clock.now() gave no valid time");
-      if (ms < FIRST_WRITABLE_MS || ms > LAST_WRITABLE_MS) throw new Error("ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes");
+      if (ms < FIRST_WRITABLE_MS || ms > LAST_WRITABLE_MS) throw new Error("ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores");
       return now as Date;
     },
   };

@@ -367,7 +367,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
 
   it.each([
     ["no valid time", new Date(Number.NaN), "Error: ports.clock.now() gave no valid time"],
-    ["a time after year 9999", new Date(Date.UTC(20_000, 0, 1)), "Error: ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
+    ["a time after year 9999", new Date(Date.UTC(20_000, 0, 1)), "Error: ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores"],
   ])("does the same for a clock that gives %s, and gives up no notification as expired", async (_, time, error) => {
     const storage = memoryStore();
     await storage.userLog.append(writeOf(leased(1)));

@@ -310,6 +310,10 @@ describe("importHumanUser: failing ports", () => {
     expect([brokenIds.storage.snapshot(), brokenClock.storage.snapshot()]).toEqual([EMPTY, EMPTY]);
   });
 
+  it("takes the first instant of year 0001", async () => {
+    expect((await importHumanUser(importPorts({ clock: { now: () => new Date("0001-01-01T00:00:00Z") } }), minimalImport(), context)).isOk()).toBe(true);
+  });
+
   it("takes a Date made in another realm (a vm context) as any Date", async () => {
     const foreign = runInNewContext("new Date(Date.UTC(2026, 2, 4, 5, 6, 7))") as Date;
     expect(foreign instanceof Date).toBe(false);
@@ -319,8 +323,10 @@ describe("importHumanUser: failing ports", () => {
 
   it.each([
     ["an invalid date", new Date(Number.NaN), "ports.clock.now() gave no valid time"],
-    ["a time after year 9999", new Date(Date.UTC(10_000, 0, 1)), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
-    ["a time before year 0000", new Date(-62_167_219_200_001), "ports.clock.now() gave a time outside the years 0000 to 9999 that RFC 3339 writes"],
+    ["a time after year 9999", new Date(Date.UTC(10_000, 0, 1)), "ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores"],
+    // PostgreSQL has no year 0 (1 BC comes before 1 AD): the SQL stores answered 13 where memory wrote.
+    ["a time in year 0000", new Date("0000-06-01T00:00:00Z"), "ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores"],
+    ["a time before year 0000", new Date(-62_167_219_200_001), "ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores"],
     ["a number", 1_700_000_000_000, "ports.clock.now() gave no valid time"],
     ["an object that only looks like a Date", { getTime: (): number => 1_700_000_000_000 }, "ports.clock.now() gave no valid time"],
   ])("answers 13, writing nothing and logging why, when the clock gives %s", async (_, now, cause) => {
