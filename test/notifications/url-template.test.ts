@@ -25,3 +25,12 @@ describe("parseUrlTemplate's cache of parsed link templates", () => {
     expect(parseUrlTemplate("/relative?code={{.Code}}")._unsafeUnwrapErr()).toBe("must give an absolute http or https URL");
   });
 });
+
+describe("link templates with white space", () => {
+  it("are refused, as no URL holds white space: a mail client would end the link there, before the code", () => {
+    for (const template of ["https://a.example/ x?c={{.Code}}", "https://a.example/x?c={{.Code}} ", "https://a.example/\u00a0x?c={{.Code}}", "https://a.example/x\u2028?c={{.Code}}", "https://a.example/x?c={{.Code}}\u3000"]) {
+      expect({ template, parsed: parseUrlTemplate(template)._unsafeUnwrapErr() }).toEqual({ template, parsed: "must give an absolute http or https URL" });
+    }
+    expect(parseUrlTemplate("https://bücher.example/x?c={{.Code}}").isOk()).toBe(true);
+  });
+});

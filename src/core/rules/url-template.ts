@@ -66,8 +66,9 @@ export function isHttpUrl(text: string): boolean {
   // The authority must be there as written: for "https:///x" the URL parser skips the extra
   // slashes and takes "x" (here the code) as the host.
   if (!/^https?:\/\/[^/\\?#]/i.test(text)) return false;
-  // The URL parser drops tabs and line breaks (and then reads what follows as the host): none at all.
-  if (/[\u0000-\u001f\u007f]/.test(text)) return false;
+  // The URL parser drops tabs and line breaks (and then reads what follows as the host): none at
+  // all. No white space either: no URL holds it, and a mail client ends a link at the first one.
+  if (/[\u0000-\u001f\u007f]|\s/u.test(text)) return false;
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
