@@ -83,13 +83,18 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification, se
     return { ok: true };
   } catch (cause) {
     const error = describeError(cause);
-    return isMailerSetup(cause) ? { ok: false, error, permanent: false, setup: "mailer-setup" } : { ok: false, error, permanent: false };
+    if (isErrorNamed(cause, "MailerSetupError")) return { ok: false, error, permanent: false, setup: "mailer-setup" };
+    return { ok: false, error, permanent: isErrorNamed(cause, "PermanentDeliveryError") };
   }
 }
 
-/** By name too: a second copy of the package (ESM beside CJS) has its own class. */
-function isMailerSetup(cause: unknown): boolean {
-  return cause instanceof Error && cause.name === "MailerSetupError";
+/** By name too: a second copy of the package (ESM beside CJS) has its own classes. */
+function isErrorNamed(cause: unknown, name: "MailerSetupError" | "PermanentDeliveryError"): boolean {
+  try {
+    return cause instanceof Error && cause.name === name;
+  } catch {
+    return false;
+  }
 }
 
 /** Not async: a message that cannot be made is answered without a promise, and a hand-over's promise is passed on as it is. */

@@ -27,7 +27,7 @@ export type * from "./password-hashing.js";
 export type * from "./passkeys.js";
 export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetrySpan } from "./telemetry.js";
 export { StorageUnavailableError } from "./storage.js";
-export { MailerSetupError } from "./mailer.js";
+export { MailerSetupError, PermanentDeliveryError } from "./mailer.js";
 
 /**
  * Everything the operations talk to. `storage`, `mailer` and `clock` are required; every other

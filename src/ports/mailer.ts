@@ -31,3 +31,12 @@ export interface Mailer {
 export class MailerSetupError extends Error {
   override readonly name = "MailerSetupError";
 }
+
+/**
+ * Thrown (rejected) by a mailer or SMS sender when this message can never be delivered as it is:
+ * the server refused its recipient or its content for good (an SMTP 5xx reply to RCPT TO or
+ * DATA). Delivery makes the message dead at once instead of sending it again.
+ */
+export class PermanentDeliveryError extends Error {
+  override readonly name = "PermanentDeliveryError";
+}

@@ -107,7 +107,7 @@ Der Code ist 1 Stunde gültig. Falls Sie dies nicht angefordert haben, können S
   });
 
   it("keeps the user when the server never accepts, and the notification ends dead and logged", async () => {
-    server.refuseAlways(554);
+    server.refuseAlways(451);
     const ports = setting({ delivery: { maxAttempts: 4 } });
 
     const userId = await createAda(ports);

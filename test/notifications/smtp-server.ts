@@ -15,6 +15,8 @@ export interface TestSmtpServer {
   readonly transmitted: ReceivedMail[];
   refuseNext(count: number, responseCode: number): void;
   refuseAlways(responseCode: number): void;
+  /** Refuses every recipient (at RCPT TO) with this code. */
+  refuseRecipients(responseCode: number): void;
   close(): Promise<void>;
 }
 
@@ -38,12 +40,17 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   let refusals = 0;
   let refusing = false;
   let refusalCode = 451;
+  let recipientRefusal: number | undefined;
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     disableReverseLookup: true,
+    onRcptTo(_address, _session, callback) {
+      if (recipientRefusal === undefined) return callback();
+      callback(Object.assign(new Error("no such user here"), { responseCode: recipientRefusal }));
+    },
     onData(stream, session, callback) {
       readAll(stream).then(
         (raw) => {
@@ -75,6 +82,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     refuseAlways: (responseCode) => {
       refusing = true;
       refusalCode = responseCode;
+    },
+    refuseRecipients: (responseCode) => {
+      recipientRefusal = responseCode;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

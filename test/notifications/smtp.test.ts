@@ -120,7 +120,7 @@ describe("smtpMailer against an SMTP server in the test process", () => {
   });
 
   it("leaves the notification dead and reported when the server never accepts, and the user stays", async () => {
-    server.refuseAlways(550);
+    server.refuseAlways(451);
     const storage = await storeWith(emailNotification());
     const logger = recordingLogger();
     const config = { delivery: { maxAttempts: 3 } };
@@ -132,12 +132,36 @@ describe("smtpMailer against an SMTP server in the test process", () => {
     expect(last.delivered).toEqual([]);
     expect(last.retrying).toEqual([]);
     expect(last.dead.map((failed) => [failed.id, failed.attempts])).toEqual([["n-1", 3]]);
-    expect(last.dead[0]?.error).toMatch(/550 mailbox busy, try again later/);
+    expect(last.dead[0]?.error).toMatch(/451 mailbox busy, try again later/);
     expect(logger.entries.map((entry) => entry.level)).toEqual(["warn", "warn", "error", "warn"]);
     expect(storage.notifications().map((record) => [record.state, record.attempts, record.code, record.link])).toEqual([
       ["dead", 3, "", ""],
     ]);
     expect(storage.events().map((event) => [event.type, event.aggregateId])).toEqual([["user.human.added", "u-1"]]);
     expect(server.accepted).toEqual([]);
+  });
+
+  // RFC 5321, 4.2.1: a 5yz reply is a permanent refusal; the same request should not be repeated.
+  it.each([
+    ["a recipient refused at RCPT TO", (smtp: TestSmtpServer) => smtp.refuseRecipients(550), /550 no such user here/],
+    ["a message refused at the end of DATA", (smtp: TestSmtpServer) => smtp.refuseAlways(554), /554 mailbox busy, try again later/],
+  ])("makes the notification dead at its first attempt for %s with a 5xx reply", async (_, refuse, reason) => {
+    refuse(server);
+    const storage = await storeWith(emailNotification());
+
+    const reports = await deliverUntilSettled({ storage, mailer, clock: manualClock(), random: zeroRandom, logger: recordingLogger() });
+
+    expect(reports.map((report) => [report.delivered, report.retrying.length, report.dead.map((failed) => [failed.id, failed.attempts])])).toEqual([[[], 0, [["n-1", 1]]]]);
+    expect(reports[0]?.dead[0]?.error).toMatch(reason);
+    expect(storage.notifications().map((record) => [record.state, record.attempts, record.code])).toEqual([["dead", 1, ""]]);
+  });
+
+  it("retries a recipient refused for now (4xx at RCPT TO)", async () => {
+    server.refuseRecipients(450);
+    const storage = await storeWith(emailNotification());
+
+    const report = await deliverPendingNotifications({ storage, mailer, clock: manualClock(), random: zeroRandom });
+
+    expect([report.retrying.length, report.dead.length]).toEqual([1, 0]);
   });
 });

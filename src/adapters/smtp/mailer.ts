@@ -1,4 +1,4 @@
-import { MailerSetupError, type MailMessage, type Mailer } from "../../ports/mailer.js";
+import { MailerSetupError, PermanentDeliveryError, type MailMessage, type Mailer } from "../../ports/mailer.js";
 import { notificationMessageId, senderDomain } from "./message-id.js";
 
 /** What this mailer hands to the transporter: a subset of nodemailer's message options. */
@@ -112,6 +112,22 @@ function refusedRecipients(info: unknown): readonly unknown[] {
 }
 
 /**
+ * A 5xx reply to the recipient or to the message itself (RFC 5321, 4.2.1: "the SMTP client SHOULD
+ * NOT repeat the exact request"). A 5xx to the greeting, MAIL FROM or AUTH concerns every mail
+ * (the host's set-up), so those are retried like any failure.
+ */
+function isPermanentRefusal(cause: unknown): boolean {
+  if (typeof cause !== "object" || cause === null) return false;
+  const { responseCode, command } = cause as { responseCode?: unknown; command?: unknown };
+  return typeof responseCode === "number" && responseCode >= 500 && responseCode <= 599 && (command === "RCPT TO" || command === "DATA");
+}
+
+function describeRefusal(cause: unknown): string {
+  const message = (cause as { message?: unknown }).message;
+  return typeof message === "string" ? message : "the SMTP server refused the message for good";
+}
+
+/**
  * A mailer that sends through SMTP with nodemailer. `transport` is a nodemailer transporter (or
  * anything with its `sendMail`), or the connection options or URL to make one with; a transporter
  * made here gets `connectionTimeout` 15 s, `greetingTimeout` 10 s and `socketTimeout` 30 s unless
@@ -149,7 +165,13 @@ export function smtpMailer(transport: SmtpTransporter | SmtpConnectionOptions | 
       messageId: notificationMessageId(message.id, domain),
       headers: { "X-Human-Users-Notification-Kind": message.kind },
     };
-    const info = await (await connect()).sendMail(mail);
+    const transporter = await connect();
+    let info: unknown;
+    try {
+      info = await transporter.sendMail(mail);
+    } catch (cause) {
+      throw isPermanentRefusal(cause) ? new PermanentDeliveryError(describeRefusal(cause), { cause }) : cause;
+    }
     const refused = refusedRecipients(info);
     if (refused.length > 0) throw new Error(`the SMTP server refused ${refused.length} recipient(s)`);
   }
