@@ -53,6 +53,15 @@ export interface UserAppend {
    * out again once the lease is over.
    */
   readonly leaseNotificationsUntil?: Date;
+  /**
+   * Kinds of this user's notifications that this append makes useless: the codes they carry were
+   * replaced by the one it writes. Every such notification still pending (leased or not; not the
+   * append's own) becomes dead in the same write, as after its last failed attempt: `state`
+   * "dead", code and link erased, `failedAt` the time of the append's first event, `lastError`
+   * "replaced by a newer code", `attempts` unchanged. So a mail that failed once is never sent
+   * after its successor, with a code that no longer works. Only in an append to an existing user.
+   */
+  readonly withdrawnNotificationKinds?: readonly string[];
   /** The user as it is after these events, for `queryUsers`: it replaces the user's listing. */
   readonly listing: UserListing;
 }

@@ -571,6 +571,19 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(byId(await lease(storage, 0))).toEqual([pending("u1-n0", "u1", 0), pending("u1-n1", "u1", 1), pending("u1-n2", "u1", 2), pending("u2-n0", "u2", 0)]);
       }));
 
+      it("makes the user's pending notifications of the kinds an append withdraws dead, and no others, only when the append is written", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, notifications: 2 }));
+        await storage.userLog.append(newUserAppend("u2", { notifications: 1 }));
+        const replacing = { ...existingUserAppend("u1", 1, { notifications: [notificationOf("u1", "org-a", 2)] }), withdrawnNotificationKinds: ["email.verification"] };
+        const before = await snapshot();
+        expect(await storage.userLog.append({ ...replacing, claims: [usernameClaim("u2-name")] })).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("u2-name") });
+        expect((await snapshot()).notifications).toEqual(before.notifications);
+        expect(await storage.userLog.append(replacing)).toEqual({ ok: true });
+        const [emailCode, phoneCode] = [notificationOf("u1", "org-a", 0), notificationOf("u1", "org-a", 1)];
+        const withdrawn = { ...pendingRecord(emailCode), code: "", link: "", state: "dead", failedAt: replacing.events[0]?.createdAt, lastError: "replaced by a newer code" };
+        expect((await snapshot()).notifications).toEqual([withdrawn, pendingRecord(phoneCode), pendingRecord(notificationOf("u2", "org-a", 0)), pendingRecord(notificationOf("u1", "org-a", 2))]);
+      }));
+
       it("checks an existing user's sequence before its claims", withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 2 }));
         await storage.userLog.append(newUserAppend("u2"));

@@ -48,8 +48,10 @@ describe.skipIf(url === undefined)(`generic plans (PostgreSQL)${needsServer}`, (
       await schema.pool.query(`INSERT INTO human_users_claims (kind, scope, key, user_id) SELECT 'username', '', 'name-' || i, 'u-' || i FROM generate_series(1, 5000) AS i`);
       const claims = literal([{ kind: "username", scope: "", key: "new-name" }]);
       const released = literal([{ kind: "username", scope: "", key: "name-7" }]);
-      const plan = await genericPlan(schema, sql.appendSql, "json, json, json, text, integer, json, json, timestamptz", `${claims}, '[]', '[]', 'u-7', 1, ${released}, '{}', NULL`);
+      const plan = await genericPlan(schema, sql.appendSql, "json, json, json, text, integer, json, json, timestamptz, json", `${claims}, '[]', '[]', 'u-7', 1, ${released}, '{}', NULL, '["email.verification"]'`);
       expect(plan === undefined ? [] : readsOf(plan, "human_users_claims")).toEqual(["Index Scan on human_users_claims_unique", "Tid Scan"]);
+      // The user's replaced mails are looked for among the pending ones only.
+      expect(plan === undefined ? [] : readsOf(plan, "human_users_outbox")).toEqual(["Index Scan on human_users_outbox_pending"]);
     } finally {
       await schema.drop();
     }

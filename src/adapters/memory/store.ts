@@ -265,6 +265,14 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       for (const event of stored) user.events.push(event);
       user.listing = listing;
     }
+    const withdrawn = append.expectedSequence > 0 ? append.withdrawnNotificationKinds : undefined;
+    if (withdrawn !== undefined && withdrawn.length > 0) {
+      const failedAt = append.events[0]?.createdAt;
+      for (const [id, entry] of outbox) {
+        if (entry.record.userId !== append.userId || !withdrawn.includes(entry.record.kind)) continue;
+        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: "replaced by a newer code", leasedUntil: undefined, retryAt: undefined }));
+      }
+    }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: pendingRecord(notification, leasedUntil), order: outbox.size });

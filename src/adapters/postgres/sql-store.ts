@@ -96,6 +96,7 @@ function appendParams(append: UserAppend): unknown[] {
     toJsonClaims(append.releasedClaims ?? []),
     JSON.stringify(append.listing),
     append.leaseNotificationsUntil?.toISOString() ?? null,
+    JSON.stringify(append.withdrawnNotificationKinds ?? []),
   ];
 }
 

@@ -46,8 +46,11 @@ function insertNotifications(list: string, lease: string): string {
  * read the whole claims table for every append that gives one up.
  * The notifications are written leased until $8 when it is set: the writer delivers them itself
  * without a lease call, and should it never report on them the workers take them when it is over.
+ * The user's pending notifications of the kinds in $9 are made dead under the same condition
+ * (their codes were replaced); the statement's snapshot does not see the notifications it writes.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
- * sequence, $6 claims given up, $7 the listing (a JSON object), $8 the lease's end or NULL.
+ * sequence, $6 claims given up, $7 the listing (a JSON object), $8 the lease's end or NULL, $9 the
+ * kinds withdrawn (a JSON array).
  */
 export const appendSql = `
 WITH stream AS (
@@ -80,6 +83,12 @@ WITH stream AS (
   SELECT ${listingValues("l")} FROM json_to_record($7::json) AS l(${LISTING_RECORD})
   WHERE (SELECT ok FROM complete)
   ${LISTING_UPSERT}
+), withdrawn AS (
+  UPDATE human_users_outbox o
+  SET state = 'dead', code = '', link = '', leased_until = NULL, retry_at = NULL,
+    failed_at = ($2::json->0->>'createdAt')::timestamptz, last_error = 'replaced by a newer code'
+  WHERE (SELECT ok FROM complete) AND json_array_length($9::json) > 0 AND o.state = 'pending' AND o.user_id = $4
+    AND o.kind = ANY (ARRAY(SELECT json_array_elements_text($9::json)))
 )
 SELECT CASE WHEN ok THEN true ELSE human_users_claim_held() END AS written FROM complete`;
 

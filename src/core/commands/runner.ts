@@ -3,6 +3,7 @@ import type { Permission, Requester } from "../../ports/authorizer.js";
 import type { Organization, PasswordComplexityPolicy } from "../../ports/directory.js";
 import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
+import type { OutboxNotification } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
@@ -184,6 +185,17 @@ export async function prepareCommand<TParsed, TResponse>(
 /** An append while it is built: members in the order they are written. */
 type AppendSoFar = { -readonly [K in keyof UserAppend]?: UserAppend[K] };
 
+/**
+ * The kinds of mail whose pending messages a user's new ones replace: a new code of a kind makes
+ * the one before it dead, so a message still waiting for a retry must not go out after its
+ * successor. Passkey links are the exception: each has its own code, and they live side by side.
+ */
+function replacedKinds(notifications: readonly OutboxNotification[]): string[] {
+  const kinds = new Set<string>();
+  for (const notification of notifications) if (notification.kind !== "email.passkey_registration") kinds.add(notification.kind);
+  return [...kinds];
+}
+
 /** A decision and the append that writes it (none when there is nothing to write). */
 export interface Decided<TResponse> {
   readonly decision: Decision<TResponse>;
@@ -247,6 +259,8 @@ export async function decideCommand<TParsed, TResponse>(
     if (decision.releasedClaims !== undefined && decision.releasedClaims.length > 0) append.releasedClaims = decision.releasedClaims;
     append.notifications = notifications;
     if (leased !== undefined) append.leaseNotificationsUntil = leased;
+    const withdrawn = after > 0 ? replacedKinds(notifications) : [];
+    if (withdrawn.length > 0) append.withdrawnNotificationKinds = withdrawn;
     append.listing = userListing(changed);
     const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };
     return ok({ decision, append: append as UserAppend, facts });
