@@ -88,6 +88,15 @@ describe("notificationMessageId", () => {
     ]);
   });
 
+  it("reads the sender's domain from an internationalized name (as its A-label), after a comment, and from an IP literal", () => {
+    expect(["noreply@bücher.example", "noreply@acme.example (Acme)", "Acme <noreply@[192.0.2.1]>", "Acme <noreply@ACME.example>"].map(senderDomain)).toEqual([
+      "xn--bcher-kva.example",
+      "acme.example",
+      "[192.0.2.1]",
+      "acme.example",
+    ]);
+  });
+
   it("reads the sender's domain from both address forms", () => {
     expect(["a@x.example", "Name <a@y.example>", "no-domain", "Name <a@z.example> "].map(senderDomain)).toEqual([
       "x.example",

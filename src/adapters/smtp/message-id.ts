@@ -9,10 +9,23 @@ function encodeLocalPart(id: string): string {
   }).join("");
 }
 
-/** The domain of a sender written `name <local@domain>` or `local@domain`; undefined when there is none. */
+/**
+ * The domain of a sender written `name <local@domain>` or `local@domain`, a trailing comment
+ * `(...)` aside, as a Message-ID may hold it: an internationalized name as its A-label (Message-ID
+ * is ASCII), an IP literal as written; undefined when there is none.
+ */
 export function senderDomain(from: string): string | undefined {
-  const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
-  return match?.[1];
+  const address = from.replace(/\([^()]*\)\s*$/, "").trim();
+  const match = /@(\[[0-9A-Fa-f:.]+\]|[^\s@<>()[\]]+)>?$/u.exec(address);
+  const domain = match?.[1];
+  if (domain === undefined) return undefined;
+  if (domain.startsWith("[")) return domain;
+  try {
+    const hostname = new URL(`http://${domain}/`).hostname;
+    return /^[a-z0-9.-]+$/.test(hostname) ? hostname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
