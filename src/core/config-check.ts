@@ -185,14 +185,19 @@ function checkPasskeys(problems: Problems, value: unknown): void {
   const passkeys = fieldsOf(value);
   if (passkeys === undefined || Array.isArray(value)) return problems.add("config.passkeys must be an object");
   const { rpId, rpName, origins, timeoutSeconds } = passkeys;
-  if (typeof rpId !== "string" || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(rpId)) {
-    problems.add("config.passkeys.rpId must be a domain name (example.com)");
-  }
+  // A domain name in lower case, as browsers compare it; an IP address is no RP ID (WebAuthn, 5.1.3).
+  const isRpId = typeof rpId === "string" && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId) && !/(^|\.)\d+$/.test(rpId);
+  if (!isRpId) problems.add("config.passkeys.rpId must be a domain name in lower case (example.com), not an IP address");
   if (typeof rpName !== "string" || rpName.trim() === "") problems.add("config.passkeys.rpName must be a string that is not empty");
   if (!Array.isArray(origins) || origins.length === 0) problems.add("config.passkeys.origins must list at least one origin");
   else {
     origins.forEach((origin: unknown, index) => {
       if (!isOrigin(origin)) problems.add(`config.passkeys.origins[${index}] must be an origin exactly as browsers send it (https://login.example.com: no path or slash after, lower case)`);
+      // WebAuthn: the RP ID is the origin's host or a domain it is under; any other fails every ceremony.
+      else if (isRpId) {
+        const host = new URL(origin as string).hostname;
+        if (host !== rpId && !host.endsWith(`.${rpId as string}`)) problems.add(`config.passkeys.origins[${index}] must be on config.passkeys.rpId (${rpId as string}) or a domain under it`);
+      }
     });
   }
   if (timeoutSeconds !== undefined && !isWholeAtLeast(timeoutSeconds, 1)) problems.add("config.passkeys.timeoutSeconds must be a whole number of seconds, 1 or more");

@@ -164,10 +164,21 @@ describe("checkConfiguration", () => {
   });
 
   it("accepts a relying party for passkeys, and refuses one that no registration could be verified against", () => {
-    const good = { rpId: "example.com", rpName: "Example", origins: ["https://login.example.com", "http://localhost:3000"], timeoutSeconds: 60 };
+    const good = { rpId: "example.com", rpName: "Example", origins: ["https://login.example.com", "https://example.com:8443"], timeoutSeconds: 60 };
     expect(configurationProblems(withConfig({ passkeys: good }))).toEqual([]);
+    expect(configurationProblems(withConfig({ passkeys: { ...good, rpId: "localhost", origins: ["http://localhost:3000"] } }))).toEqual([]);
+    // WebAuthn: the RP ID is a lower-case domain (no IP address), and every origin is on it.
+    expect(configurationProblems(withConfig({ passkeys: { ...good, origins: ["https://login.example.com", "http://localhost:3000", "https://notexample.com"] } }))).toEqual([
+      "config.passkeys.origins[1] must be on config.passkeys.rpId (example.com) or a domain under it",
+      "config.passkeys.origins[2] must be on config.passkeys.rpId (example.com) or a domain under it",
+    ]);
+    for (const rpId of ["192.168.0.1", "ACME.test", "a.b.1"]) {
+      expect(configurationProblems(withConfig({ passkeys: { ...good, rpId, origins: ["https://192.168.0.1"] } }))).toEqual([
+        "config.passkeys.rpId must be a domain name in lower case (example.com), not an IP address",
+      ]);
+    }
     expect(configurationProblems(withConfig({ passkeys: { rpId: "", rpName: 5, origins: [], timeoutSeconds: 0 } }))).toEqual([
-      "config.passkeys.rpId must be a domain name (example.com)",
+      "config.passkeys.rpId must be a domain name in lower case (example.com), not an IP address",
       "config.passkeys.rpName must be a string that is not empty",
       "config.passkeys.origins must list at least one origin",
       "config.passkeys.timeoutSeconds must be a whole number of seconds, 1 or more",
@@ -175,7 +186,7 @@ describe("checkConfiguration", () => {
     // Compared as they are with what the browser sends: "https://login.example.com/" would never match.
     const origins = ["https://login.example.com/path", "login.example.com", "https://login.example.com/", "https://Login.example.com"];
     expect(configurationProblems(withConfig({ passkeys: { ...good, rpId: "https://example.com", origins } }))).toEqual([
-      "config.passkeys.rpId must be a domain name (example.com)",
+      "config.passkeys.rpId must be a domain name in lower case (example.com), not an IP address",
       ...origins.map((_, index) => `config.passkeys.origins[${index}] must be an origin exactly as browsers send it (https://login.example.com: no path or slash after, lower case)`),
     ]);
     expect(configurationProblems(withConfig({ passkeys: "example.com" }))).toEqual(["config.passkeys must be an object"]);
