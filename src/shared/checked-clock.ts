@@ -10,6 +10,11 @@ interface Clock {
 const FIRST_WRITABLE_MS = -62_135_596_800_000;
 const LAST_WRITABLE_MS = 253_402_300_799_999;
 
+/** Whether RFC 3339 writes this instant (milliseconds since 1970) and PostgreSQL stores it. */
+export function isWritableTime(ms: number): boolean {
+  return ms >= FIRST_WRITABLE_MS && ms <= LAST_WRITABLE_MS;
+}
+
 const checkedClocks = new WeakSet<Clock>();
 
 /**
@@ -27,7 +32,7 @@ export function checkedClock(clock: Clock): Clock {
       // Any Date, from another realm (a vm context, an iframe) too, where instanceof would say no.
       const ms = Object.prototype.toString.call(now) === "[object Date]" ? (now as Date).getTime() : Number.NaN;
       if (Number.isNaN(ms)) throw new Error("ports.clock.now() gave no valid time");
-      if (ms < FIRST_WRITABLE_MS || ms > LAST_WRITABLE_MS) throw new Error("ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores");
+      if (!isWritableTime(ms)) throw new Error("ports.clock.now() gave a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores");
       return now as Date;
     },
   };

@@ -310,6 +310,16 @@ describe("importHumanUser: failing ports", () => {
     expect([brokenIds.storage.snapshot(), brokenClock.storage.snapshot()]).toEqual([EMPTY, EMPTY]);
   });
 
+  it("answers 13, writing nothing and logging why, when a time it derives from the clock is past year 9999 (a code's expiry)", async () => {
+    const logged: unknown[] = [];
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>) => void logged.push(fields["err"]) };
+    // The initialization code expires 72 hours after the last millisecond of year 9999.
+    const ports = importPorts({ clock: { now: () => new Date("9999-12-31T23:59:59.999Z") }, logger });
+    expect((await importHumanUser(ports, minimalImport(), context))._unsafeUnwrapErr()).toEqual(INTERNAL);
+    expect(logged).toEqual([new RangeError("a time outside the years 0001 to 9999 that RFC 3339 writes and PostgreSQL stores")]);
+    expect(ports.storage.snapshot()).toEqual(EMPTY);
+  });
+
   it("takes the first instant of year 0001", async () => {
     expect((await importHumanUser(importPorts({ clock: { now: () => new Date("0001-01-01T00:00:00Z") } }), minimalImport(), context)).isOk()).toBe(true);
   });
