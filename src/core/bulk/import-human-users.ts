@@ -9,7 +9,7 @@ import { claimKey, idpLinkClaim, usernameClaim } from "../claims.js";
 import type { Command, RequestObject } from "../commands/command.js";
 import { importHumanUserCommand, importUsernameField, importWithoutCodesCommand } from "../commands/import-human-user.js";
 import { callPort, portFailure } from "../commands/port-call.js";
-import { continueCommand, decideCommand, finishCommand, prepareCommand, type Decided, type PreparedCommand } from "../commands/runner.js";
+import { continueCommand, decideCommand, finishCommand, prepareCommand, requestObject, type Decided, type PreparedCommand } from "../commands/runner.js";
 import { alreadyExists } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
@@ -30,15 +30,16 @@ export interface StopSignal {
 
 /** How `importHumanUsers` batches and paces an import; every member optional. */
 export interface BulkImportOptions {
-  /** Users per storage write (one `appendNewUsers` call). Default 500. */
+  /** Users per storage write (one `appendNewUsers` call). Default 1000. */
   readonly batchSize?: number;
   /** Users checked at the same time (validation, lookups, hashing of plain passwords). Default 64. */
   readonly concurrency?: number;
-  /** Batches written at the same time. Default 2. */
+  /** Batches written at the same time. Default 3. */
   readonly parallelBatches?: number;
   /**
    * Check everything (validation, hashes, conflicts within the source and with stored users) and
    * write nothing: rows that would be imported answer `wouldImport`, the others as a real run would.
+   * Any value but `false` (or none) is a dry run, so that a mistyped one never imports.
    */
   readonly dryRun?: boolean;
   /**
@@ -116,6 +117,14 @@ interface Run {
   judged: Promise<void>;
   /** Set when the consumer stops iterating: nothing more is read. */
   closed: boolean;
+  /** Settles when the stop signal aborts, for a signal that tells (an `AbortSignal`). */
+  readonly aborted: Promise<typeof ABORTED> | undefined;
+  /** Set when a read was given up on an abort: the source may still be in its `next()`. */
+  abandonedRead: boolean;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function wholeNumber(value: number | undefined, fallback: number): number {
@@ -146,9 +155,28 @@ function stopRequested(run: Run, index: number): { readonly stop: boolean; reado
 
 type Read = { readonly done: true } | { readonly done: false; readonly request: unknown };
 
-/** The next item of the source, read as `for await` reads it; throws what the source throws. */
-async function readItem(items: AsyncIterator<unknown> | Iterator<unknown>): Promise<Read> {
-  const next: unknown = await items.next();
+/** What a read gives when the stop signal aborted it (a symbol: no source can give it). */
+const ABORTED: unique symbol = Symbol("aborted");
+
+/** Settles when `signal` is aborted, if it can tell (an `AbortSignal`); never otherwise. */
+function abortOf(signal: StopSignal | undefined): Promise<typeof ABORTED> | undefined {
+  const events = signal as { addEventListener?: unknown } | undefined;
+  if (typeof events?.addEventListener !== "function") return undefined;
+  return new Promise((resolve) => (events.addEventListener as (type: string, listener: () => void, options: object) => void).call(signal, "abort", () => resolve(ABORTED), { once: true }));
+}
+
+/**
+ * The next item of the source, read as `for await` reads it; throws what the source throws. An
+ * abort while the source is still waiting ends the reading (the item it may give later is never
+ * read), so that a source that waits for ever cannot hold the items read already.
+ */
+async function readItem(run: Run, items: AsyncIterator<unknown> | Iterator<unknown>): Promise<Read | typeof ABORTED> {
+  const pending = items.next();
+  const next: unknown = run.aborted === undefined || !isThenable(pending) ? await pending : await Promise.race([pending, run.aborted]);
+  if (next === ABORTED) {
+    run.abandonedRead = true;
+    return ABORTED;
+  }
   if (typeof next !== "object" || next === null) throw new TypeError("the source's next() gave something that is not an iterator result");
   const result = next as IteratorResult<unknown>;
   if (result.done) return { done: true };
@@ -162,17 +190,30 @@ async function readChunk(run: Run, items: AsyncIterator<unknown> | Iterator<unkn
     const index = firstIndex + preparations.length;
     const stop = run.closed ? { stop: true } : stopRequested(run, index);
     if (stop.stop) return { firstIndex, preparations, last: true, ...(stop.failure === undefined ? {} : { sourceFailure: stop.failure }) };
-    let read: Read;
+    let read: Read | typeof ABORTED;
     try {
-      read = await readItem(items);
+      read = await readItem(run, items);
     } catch (cause) {
       return { firstIndex, preparations, last: true, sourceFailure: { index, error: portFailure(cause, "bulk import source", run.ports.logger) } };
     }
-    if (read.done) return { firstIndex, preparations, last: true };
-    const request = read.request;
+    if (read === ABORTED || read.done) return { firstIndex, preparations, last: true };
+    const request = snapshotOf(run, read.request);
     preparations.push(run.preparing.run(() => prepareItem(run, request)));
   }
   return { firstIndex, preparations, last: false };
+}
+
+/**
+ * The item as it is when the source hands it out: it is checked later, behind `concurrency`, and a
+ * source may change one object between items (a CSV reader reusing its row). What cannot be copied
+ * (not an object, a getter that throws) goes on as it is, to be answered as `importHumanUser` would.
+ */
+function snapshotOf(run: Run, request: unknown): unknown {
+  try {
+    return requestObject(request, run.command.fields) ?? request;
+  } catch {
+    return request;
+  }
 }
 
 /** Steps 1 to 4 of `importHumanUser` for one item, with the claims it is compared by. Never rejects. */
@@ -301,6 +342,23 @@ function answerWritten(run: Run, index: number, user: ReadyUser, decided: Decide
   });
 }
 
+/** A failure a re-run may not meet again (the store or a port failed, a race was lost), unlike a refusal of the row itself. */
+function isPassing(error: ErrorBody): boolean {
+  return error.code === 10 || error.code === 13 || error.code === 14;
+}
+
+/**
+ * The answer of a row that failed before its write for a passing reason, its claims held against
+ * the later rows as if it had been written and failed there: a later person wanting its username
+ * is a conflict with it, and the same person fails with its error. A re-run then imports this row
+ * first, as a clean run would have.
+ */
+function heldForRerun(run: Run, index: number, user: ReadyUser, error: ErrorBody): BulkImportOutcome {
+  run.sourceClaims.add(user.claims, index, user.fingerprint);
+  run.failedWrites.set(index, error);
+  return { index, error };
+}
+
 /** What is to become of each row of a chunk, decided in input order. */
 type Plan = { readonly outcome: BulkImportOutcome } | { readonly write: { readonly user: ReadyUser; readonly decided: Decided<ImportHumanUserResponse> } };
 
@@ -309,13 +367,16 @@ function planChunk(run: Run, chunk: Chunk, ready: readonly Ready[], stored: Resu
   return ready.map((item, offset): Plan => {
     const index = chunk.firstIndex + offset;
     if (item.isErr()) return { outcome: { index, error: item.error } };
-    if (stored.isErr()) return { outcome: { index, error: stored.error } };
     const user = item.value;
+    if (stored.isErr()) return { outcome: heldForRerun(run, index, user, stored.error) };
     const verdict = judge(user.fingerprint, clashesOf(run, user, stored.value));
     if (verdict.kind !== "new") return { outcome: notNewOutcome(index, user, verdict) };
     // Undecided only when a stored user holds one of its claims, which the verdict cannot call new.
-    if (user.decided === undefined) return { outcome: { index, error: portFailure(new Error("a new row was not decided"), "bulk import", run.ports.logger) } };
-    if (user.decided.isErr()) return { outcome: { index, error: user.decided.error } };
+    if (user.decided === undefined) return { outcome: heldForRerun(run, index, user, portFailure(new Error("a new row was not decided"), "bulk import", run.ports.logger)) };
+    if (user.decided.isErr()) {
+      const error = user.decided.error;
+      return { outcome: isPassing(error) ? heldForRerun(run, index, user, error) : { index, error } };
+    }
     run.sourceClaims.add(user.claims, index, user.fingerprint);
     return run.dryRun ? { outcome: { index, wouldImport: true } } : { write: { user, decided: user.decided.value } };
   });
@@ -396,7 +457,8 @@ function settingsOf(options: unknown): Settings {
     batchSize: wholeNumber(number(given["batchSize"]), defaultBulkImportOptions.batchSize),
     concurrency: wholeNumber(number(given["concurrency"]), defaultBulkImportOptions.concurrency),
     parallelBatches: wholeNumber(number(given["parallelBatches"]), defaultBulkImportOptions.parallelBatches),
-    dryRun: given["dryRun"] === true,
+    // Anything but false (or nothing) checks without writing: a mistyped dry run must not import.
+    dryRun: given["dryRun"] !== undefined && given["dryRun"] !== null && given["dryRun"] !== false,
     withoutCodes: given["withoutCodes"] === true,
     signal: typeof signal === "object" && signal !== null ? (signal as StopSignal) : undefined,
   };
@@ -437,6 +499,8 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
       failedWrites: new Map(),
       judged: Promise.resolve(),
       closed: false,
+      aborted: abortOf(settings.signal),
+      abandonedRead: false,
     });
   } catch (cause) {
     return err(portFailure(cause, "bulk import", host.logger));
@@ -482,7 +546,11 @@ export async function* runBulkImport(
   } finally {
     run.closed = true;
     try {
-      await items.return?.();
+      const closing = items.return?.();
+      // A source still in the `next()` an abort gave up on closes once that settles, which may be
+      // never: it is asked to close, and not waited for.
+      if (run.abandonedRead) Promise.resolve(closing).catch(() => undefined);
+      else await closing;
     } catch {
       // A source that fails to close has nothing more to give.
     }

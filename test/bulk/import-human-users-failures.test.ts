@@ -1,0 +1,88 @@
+// importHumanUsers when a row fails before its write (the claim lookup, deciding it), when a source
+// hands out one object changed between items, or waits for ever after the stop signal: nobody is
+// lost, and a later row never takes what an earlier, failed one wanted.
+import { describe, expect, it } from "vitest";
+import { importHumanUsers, StorageUnavailableError, type BulkImportOutcome, type UserLog } from "../../src/index.js";
+import { internal, unavailable } from "../../src/core/errors/user-errors.js";
+import { patchStorage } from "../support/patch-storage.js";
+import { adminInAcme, bulkPorts, claimedUsernames, collect, importedBody, usernameTaken, userRequest } from "./support.js";
+
+const ann = userRequest("ann");
+const impostor = userRequest("ann", { email: "impostor@example.com" });
+const rows = [userRequest("a0"), ann, userRequest("a2"), userRequest("a3"), impostor, userRequest("a5")];
+const options = { batchSize: 2, parallelBatches: 1 };
+const ids = (outcomes: readonly BulkImportOutcome[]) => outcomes.map((outcome) => ("ok" in outcome ? { ...outcome, ok: importedBody() } : outcome));
+
+describe("a row that fails before its write", () => {
+  it("holds its username against later rows when the claim lookup fails: a later person is a conflict, and a re-run imports the first", async () => {
+    const ports = bulkPorts();
+    let lookups = 0;
+    const findClaimHolders: NonNullable<UserLog["findClaimHolders"]> = (claims) => {
+      lookups += 1;
+      return lookups === 1 ? Promise.reject(new StorageUnavailableError("connection lost")) : ports.storage.userLog.findClaimHolders!(claims);
+    };
+    const flaky = patchStorage(ports.storage, { userLog: { findClaimHolders } });
+    expect(ids(await collect(importHumanUsers({ ...ports, storage: flaky }, rows, adminInAcme, options)))).toEqual([
+      { index: 0, error: unavailable() },
+      { index: 1, error: unavailable() },
+      { index: 2, ok: importedBody() },
+      { index: 3, ok: importedBody() },
+      { index: 4, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 1 } },
+      { index: 5, ok: importedBody() },
+    ]);
+    const again = await collect(importHumanUsers(ports, rows, adminInAcme, options));
+    expect(again.map((outcome) => Object.keys(outcome).filter((key) => key !== "index").join())).toEqual(["ok", "ok", "alreadyThere", "alreadyThere", "error,conflict", "alreadyThere"]);
+    expect(ports.storage.events().filter((event) => event.type === "user.human.added").map((event) => event.payload["email"])).toContain("ann@example.com");
+  });
+
+  it("holds its username when deciding it fails (the id generator), and a later row of the same person fails with its error", async () => {
+    let drawn = 0;
+    const ports = bulkPorts({ ids: { next: () => (++drawn === 2 ? (() => { throw new Error("no ids") })() : `1000000000000000${String(drawn).padStart(2, "0")}`) } });
+    const outcomes = await collect(importHumanUsers(ports, [userRequest("a0"), ann, impostor, userRequest("ann")], adminInAcme, options));
+    expect(outcomes.map((outcome) => ("ok" in outcome ? "ok" : outcome))).toEqual([
+      "ok",
+      { index: 1, error: internal() },
+      { index: 2, error: usernameTaken, conflict: { claim: "username", field: "userName", earlierIndex: 1 } },
+      { index: 3, error: internal(), sameUserAs: { earlierIndex: 1 } },
+    ]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["a0"]);
+  });
+});
+
+describe("a source's items", () => {
+  it("are read as they are when handed out, even when the source changes one object between items", async () => {
+    const ports = bulkPorts();
+    function* reused() {
+      const item = userRequest("x");
+      for (let index = 0; index < 30; index++) {
+        Object.assign(item, userRequest(`r${index}`));
+        yield item;
+      }
+    }
+    const outcomes = await collect(importHumanUsers(ports, reused(), adminInAcme, { batchSize: 4, concurrency: 1 }));
+    expect(outcomes).toEqual(Array.from({ length: 30 }, (_, index) => ({ index, ok: importedBody() })));
+    expect(claimedUsernames(ports.storage.claims())).toEqual(Array.from({ length: 30 }, (_, index) => `r${index}`).sort());
+  });
+
+  it("that wait for ever after the stop signal: the items already read are finished, and the outcomes end", async () => {
+    const ports = bulkPorts();
+    const controller = new AbortController();
+    async function* stalling() {
+      yield userRequest("s0");
+      yield userRequest("s1");
+      yield userRequest("s2");
+      await new Promise(() => undefined);
+    }
+    setTimeout(() => controller.abort(), 100);
+    const outcomes = await collect(importHumanUsers(ports, stalling(), adminInAcme, { signal: controller.signal }));
+    expect(outcomes).toEqual([0, 1, 2].map((index) => ({ index, ok: importedBody() })));
+  });
+});
+
+describe("dryRun", () => {
+  it.each([["true"], [1], ["yes"], [{}]])("given as %j, not a boolean, checks without writing rather than importing for real", async (dryRun) => {
+    const ports = bulkPorts();
+    expect(await collect(importHumanUsers(ports, [userRequest("d0")], adminInAcme, { dryRun } as never))).toEqual([{ index: 0, wouldImport: true }]);
+    expect(ports.storage.claims()).toEqual([]);
+  });
+});
