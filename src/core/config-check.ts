@@ -13,6 +13,7 @@ import { invalidConfiguration } from "./errors/user-errors.js";
 import { isHttpUrl, LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
 import { keysProblems } from "./secrets/key-check.js";
+import { isIntlLanguageTag } from "./rules/language-tag.js";
 import { splitMessageTemplate } from "../shared/message-template.js";
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -294,14 +295,6 @@ const MESSAGE_PARTS: Readonly<Record<string, readonly string[]>> = {
   "phone.verification": ["text"],
 };
 
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
-
 /** The host's templates, whole: a template that cannot be filled would make every such message dead. */
 function checkMessages(problems: Problems, value: unknown): void {
   if (value === undefined) return;
@@ -309,7 +302,7 @@ function checkMessages(problems: Problems, value: unknown): void {
   if (messages === undefined || Array.isArray(value)) return problems.add("config.messages must be an object of languages");
   for (const [language, kinds] of Object.entries(messages)) {
     const name = `config.messages[${JSON.stringify(language)}]`;
-    if (!isLanguageTag(language)) problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
+    if (!isIntlLanguageTag(language)) problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
     const byKind = fieldsOf(kinds);
     if (byKind === undefined || Array.isArray(kinds)) {
       problems.add(`${name} must be an object of message kinds`);

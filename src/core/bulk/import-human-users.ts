@@ -8,7 +8,7 @@ import type { OperationContext } from "../context.js";
 import { claimKey, idpLinkClaim, usernameClaim } from "../claims.js";
 import type { Command, RequestObject } from "../commands/command.js";
 import { importHumanUserCommand, importUsernameField, importWithoutCodesCommand } from "../commands/import-human-user.js";
-import { callPort, portFailure } from "../commands/port-call.js";
+import { callPort, isThenable, portFailure } from "../commands/port-call.js";
 import { continueCommand, decideCommand, finishCommand, prepareCommand, requestObject, type Decided, type PreparedCommand } from "../commands/runner.js";
 import { alreadyExists } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
@@ -121,10 +121,6 @@ interface Run {
   readonly aborted: Promise<typeof ABORTED> | undefined;
   /** Set when a read was given up on an abort: the source may still be in its `next()`. */
   abandonedRead: boolean;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function wholeNumber(value: number | undefined, fallback: number): number {

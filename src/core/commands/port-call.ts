@@ -18,7 +18,8 @@ export function portFailure(cause: unknown, what: string, logger: Logger | undef
   return isUnavailable(cause) ? unavailable() : internal();
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** Whether `value` is a promise or anything else with a `then` method, as `await` tells. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 

@@ -59,6 +59,11 @@ const canonicalOf = recentAnswers((trimmed: string): string => {
   return "und";
 }, 256);
 
+/** Whether `tag` is a language tag as Intl takes it (`en`, `de-CH`, `und`), the form template sets are keyed by. */
+export function isIntlLanguageTag(tag: string): boolean {
+  return intlCanonical(tag) !== undefined;
+}
+
 /**
  * The canonical form of a BCP 47 tag (`de-ch` -> `de-CH`, as Intl writes it; `i-klingon` ->
  * `tlh`, `zh-yue` -> `yue`, as RFC 5646's registry maps them), or `und` for one that does not parse.
