@@ -8,7 +8,7 @@ import { aborted, invalidRequest } from "../../src/core/errors/user-errors.js";
 import { runtime } from "../../src/operations/runtime.js";
 import { createHumanUser, type AppendOutcome, type ErrorBody, type UserAppend } from "../../src/index.js";
 import { patchStorage } from "../support/patch-storage.js";
-import { FIRST_ID, member, minimalCreate, NOW, testPorts, type TestPorts } from "../operations/support/ports.js";
+import { FIRST_ID, member, minimalCreate, NOW, plainError, testPorts, type TestPorts } from "../operations/support/ports.js";
 
 /** A small command on an existing user: sets one metadata entry, or refuses a value "bad" after recording it. */
 const setMetadata: Command<{ readonly userId: string; readonly value: string; readonly byProof: boolean }, { readonly sequence: string }> = {
@@ -162,6 +162,19 @@ describe("creation on the runner", () => {
       const before = ports.storage.snapshot();
       const result = await createHumanUser({ ...ports, ids: { next: () => FIRST_ID } }, { ...minimalCreate(), username }, { requester: member });
       expect(result).toEqual(err(aborted()));
+      expect(ports.storage.snapshot()).toEqual(before);
+    }
+  });
+
+  it("answers 6 for a taken username when every generated id is taken too: the id is never the caller's problem", async () => {
+    // Without a domain the write meets the id first; with this organization's domain the directory
+    // is asked, and the claims looked up. Either way the username is the answer, not a 10.
+    for (const username of ["ann", "ann@acme.test"]) {
+      const ports = testPorts();
+      expect((await createHumanUser(ports, { ...minimalCreate(), username }, { requester: member })).isOk()).toBe(true);
+      const before = ports.storage.snapshot();
+      const result = await createHumanUser({ ...ports, ids: { next: () => FIRST_ID } }, { ...minimalCreate(), username }, { requester: member });
+      expect(result).toEqual(err(plainError(6, "USER-n4m6", "the username is already taken")));
       expect(ports.storage.snapshot()).toEqual(before);
     }
   });

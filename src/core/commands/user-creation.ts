@@ -86,6 +86,7 @@ async function checkCreationRules(
   organization: Organization,
   claims: readonly UniqueClaim[],
   usernameField: string,
+  idRequested: boolean,
 ): Promise<Result<void, ErrorBody | "user-id-taken">> {
   const directory = await directoryRefusal(ports, draft, domain, organization, usernameField);
   if (directory.isErr()) return err(directory.error);
@@ -93,14 +94,31 @@ async function checkCreationRules(
   const held = await callPort("storage lookup of claims", ports.logger, () => ports.userLog.findHeldClaims(claims));
   if (held.isErr()) return err(held.error);
   const heldKinds = new Set(held.value.map((claim) => claim.kind));
-  if (heldKinds.has("user_id")) return err("user-id-taken");
+  // A generated id is never the caller's problem: a taken username is the answer before it.
+  if (heldKinds.has("user_id") && idRequested) return err("user-id-taken");
   if (heldKinds.has("username")) return err(alreadyExists("username"));
+  if (heldKinds.has("user_id")) return err("user-id-taken");
   const { refusal, before } = directory.value;
   if (before === "domain" && heldKinds.has("idp_link")) return err(alreadyExists("idp_link"));
   return err(refusal);
 }
 
-/** Draws of a generated user id that another user holds, before the answer is 6. */
+/**
+ * After a write lost its race (a generated id another user took meanwhile, as a rule), the answer
+ * when another of the new user's claims is held: a taken username or provider account is the
+ * caller's 6, where drawing ids again would end in 10. Only on a retry: a first write checks the
+ * claims itself, with no lookup before it.
+ */
+async function heldBesidesId(ports: ResolvedPorts, claims: readonly UniqueClaim[]): Promise<ErrorBody | undefined> {
+  const others = claims.filter((claim) => claim.kind !== "user_id");
+  const held = await callPort("storage lookup of claims", ports.logger, () => ports.userLog.findHeldClaims(others));
+  if (held.isErr()) return held.error;
+  const kinds = new Set(held.value.map((claim) => claim.kind));
+  if (kinds.has("username")) return alreadyExists("username");
+  return kinds.has("idp_link") ? alreadyExists("idp_link") : undefined;
+}
+
+/** Draws of a generated user id that another user holds, before the answer is 10 (never 6: see decideCreation). */
 const MAX_ID_DRAWS = 5;
 
 // A lost race decides again, but a plain password is hashed once per call, not once per try.
@@ -336,13 +354,17 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
     if (userId.isErr()) return err(userId.error);
     claims = userClaims(userId.value, draft, organization);
     if (!asksDirectory) break;
-    const rules = await checkCreationRules(ports, draft, domain, organization, claims, spec.usernameField(input));
+    const rules = await checkCreationRules(ports, draft, domain, organization, claims, spec.usernameField(input), requested !== undefined);
     if (rules.isOk()) break;
     if (rules.error !== "user-id-taken") return err(rules.error);
     if (requested !== undefined) return err(alreadyExists("user_id"));
     // A generated id that is taken is drawn again: the caller never asked for it, so it is never a
     // 6; once the draws run out the answer is the one a write that keeps losing its race gets.
     if (draw >= MAX_ID_DRAWS) return err(aborted());
+  }
+  if (requested === undefined && input.attempt > 1) {
+    const taken = await heldBesidesId(ports, claims);
+    if (taken !== undefined) return err(taken);
   }
   const stored = storedPasswordHash(ports, draft);
   const encodedHash = stored instanceof Promise ? await stored : stored;
