@@ -7,7 +7,7 @@ import type { Ports } from "../ports/index.js";
 import type { NodeHandler, NodeHandlerOptions } from "./options.js";
 import { readNodeBody } from "./read-node-body.js";
 import { requestPath } from "./request-url.js";
-import { writeAnswer, writeProblem } from "./write-answer.js";
+import { arrivedWhileClosing, writeAnswer, writeProblem } from "./write-answer.js";
 
 /**
  * The headers node:http keeps only the first copy of in `headers` (its documented list), where a
@@ -79,6 +79,8 @@ class NodeRequestParts implements HttpRequestParts<IncomingMessage> {
 export function createNodeHandler(ports: Ports, options: NodeHandlerOptions): NodeHandler {
   const dispatch = createDispatcher(ports, options);
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
+    // Pipelined behind a body refused unread: never run, never answered (the connection is closing).
+    if (arrivedWhileClosing(incoming)) return;
     const path = requestPath(incoming);
     if (path.isErr()) {
       writeProblem(incoming, outgoing, path.error);

@@ -6,7 +6,7 @@ import { isUnrouted } from "../http/unrouted.js";
 import { problems, type HttpProblem } from "../http/wire-error.js";
 import type { NodeHandler } from "./options.js";
 import { requestUrl } from "./request-url.js";
-import { writeAnswer, writeProblem } from "./write-answer.js";
+import { arrivedWhileClosing, writeAnswer, writeProblem } from "./write-answer.js";
 
 /**
  * Methods the Fetch API refuses to build a Request with. Of them node:http hands a listener only
@@ -79,6 +79,8 @@ function nodeHeaders(response: Response): OutgoingHttpHeaders {
  */
 export function toNodeHandler(handler: FetchHandler): NodeHandler {
   return async (incoming, outgoing, next) => {
+    // Pipelined behind a body refused unread: never run, never answered (the connection is closing).
+    if (arrivedWhileClosing(incoming)) return;
     const request = requestUrl(incoming).andThen((url) => fetchRequest(incoming, url));
     if (request.isErr()) {
       writeProblem(incoming, outgoing, request.error);

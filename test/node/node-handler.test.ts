@@ -396,3 +396,20 @@ describe.each(FRONTS)("%s given malformed requests", (front) => {
     expect({ answers: parseAnswers(exchange.received), touched: tripwire.touched, health: health.status }).toEqual({ answers: [expected], touched: [], health: 200 });
   });
 });
+
+describe.each(FRONTS)("%s closing after a body refused unread", (front) => {
+  it("answers the refusal, then neither runs nor answers what the client pipelined behind the body", async () => {
+    const ports = testPorts();
+    const served = await serve(nodeHandler(front, ports));
+    const refused = `POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 300000\r\n\r\n${"a".repeat(300_000)}`;
+    const create = JSON.stringify(newUser);
+    const pipelined = `POST /v2/users/human HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Zitadel-Orgid: acme\r\nContent-Length: ${create.length}\r\n\r\n${create}`;
+    const exchange = await sendRaw(served.port, refused + pipelined);
+    await served.settled();
+    expect({ answers: parseAnswers(exchange.received), closedByServer: exchange.closedByServer, users: ports.storage.events().length }).toEqual({
+      answers: [{ status: 415, headers: { ...CLOSE, "content-length": expect.any(String) }, body: restError(3, "HTTP-m3d1", 'content type "text/plain" is not supported; send application/json') }],
+      closedByServer: true,
+      users: 0,
+    });
+  });
+});
