@@ -11,6 +11,7 @@ import { checkedClock } from "../shared/checked-clock.js";
 import { checkedIds } from "./defaults/checked-ids.js";
 import { processKeys } from "./defaults/process-keys.js";
 import { timeOrderedIds } from "./defaults/time-ordered-ids.js";
+import { safeTelemetry } from "../shared/safe-telemetry.js";
 import { tracedDirectory, tracedPasswords, tracedUserLog } from "./telemetry/traced-ports.js";
 
 /** Ports with every optional one filled by its default, and the store's parts picked out. */
@@ -82,10 +83,12 @@ function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
   const storage = ports.storage;
   const directory = ports.directory ?? storage.directory;
   const passwords = runtime.passwordHashing(ports);
-  // With telemetry, storage calls and hashes are child spans of the operation; without, the ports as given.
-  const telemetry = ports.telemetry;
+  // With telemetry, storage calls and hashes are child spans of the operation; without, the ports
+  // as given. The host's telemetry is guarded: it can never change an answer.
+  const telemetry = ports.telemetry === undefined ? undefined : safeTelemetry(ports.telemetry, ports.logger);
   return {
     ...ports,
+    ...(telemetry === undefined ? {} : { telemetry }),
     // Traced inside the cache: a span is a real directory call, never an answer from the cache.
     directory: idnDirectory(cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000)),
     userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),

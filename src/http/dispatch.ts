@@ -4,6 +4,7 @@ import { ok, type Result } from "neverthrow";
 import type { OperationContext } from "../core/context.js";
 import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
+import { logSafely } from "../shared/host-calls.js";
 import { basePathOf, HEALTH_PATH, routePath } from "./base-path.js";
 import { connectDialect, restDialect, type Dialect } from "./dialect.js";
 import type { HttpAnswer, HttpRequestParts, RequestHeaders } from "./http-exchange.js";
@@ -62,11 +63,8 @@ function withPathValues(body: unknown, params: Readonly<Record<string, string>>)
 }
 
 function logFailure(ports: Ports, path: string, cause: unknown): void {
-  try {
-    ports.logger?.error({ path, err: cause }, "human-users: HTTP request failed");
-  } catch {
-    // A failing logger must not turn an error answer into a rejected promise.
-  }
+  // A failing logger must not turn an error answer into a rejected promise.
+  logSafely(ports.logger, "error", { path, err: cause }, "human-users: HTTP request failed");
 }
 
 /** The health route: answers without authentication and without touching storage. */

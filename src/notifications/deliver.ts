@@ -1,4 +1,6 @@
 import { checkedClock } from "../shared/checked-clock.js";
+import { safeLogger } from "../shared/host-calls.js";
+import { safeTelemetry } from "../shared/safe-telemetry.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
 import { LONGEST_TIMER_MS, settleWithin } from "../shared/time-limit.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
@@ -33,18 +35,6 @@ export interface DeliverOptions {
 type Attempt =
   | { readonly ok: true }
   | { readonly ok: false; readonly error: string; readonly permanent: boolean; readonly setup?: Extract<HostWarning, "mailer-setup" | "sms-sender-missing"> };
-
-/** A logger that cannot throw into delivery: a broken logger must not stop mail. */
-function safeLogger(logger: Logger | undefined): Logger {
-  const call = (level: keyof Logger) => (fields: LogFields, message: string) => {
-    try {
-      logger?.[level](fields, message);
-    } catch {
-      // Nothing sensible is left to report to.
-    }
-  };
-  return { warn: call("warn"), error: call("error") };
-}
 
 /** The sender for a rendered message, or undefined when no SMS port is configured. */
 function senderFor(ports: DeliveryPorts, rendered: RenderedNotification): (() => Promise<void>) | undefined {
@@ -270,12 +260,14 @@ export function deliverLeasedNotifications(ports: DeliveryPorts, leased: Leased)
   return deliverLeased(ports, () => Promise.resolve(leased));
 }
 
-async function deliverLeased(ports: DeliveryPorts, leasing: Leasing): Promise<DeliveryReport> {
+async function deliverLeased(given: DeliveryPorts, leasing: Leasing): Promise<DeliveryReport> {
   const report = emptyReport();
-  const logger = safeLogger(ports.logger);
+  const logger = safeLogger(given.logger);
   try {
+    // Tracing that fails must not fail a delivery, nor count a mail that went out as not sent.
+    const telemetry = given.telemetry === undefined ? undefined : safeTelemetry(given.telemetry, given.logger);
+    const ports = telemetry === undefined ? given : { ...given, telemetry };
     const clock = checkedClock(ports.clock);
-    const telemetry = ports.telemetry;
     if (telemetry === undefined) {
       await deliverRound({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, leasing);
     } else {

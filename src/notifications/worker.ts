@@ -1,3 +1,4 @@
+import { callAndForget } from "../shared/host-calls.js";
 import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
 import { leasedCount, mergeReports, type DeliveryReport } from "./report.js";
 import { resolveDeliverySettings } from "./settings.js";
@@ -54,11 +55,8 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   let stopping: Promise<DeliveryReport> | undefined;
 
   function publish(report: DeliveryReport): void {
-    try {
-      options.onReport?.(report);
-    } catch {
-      // The host's callback must not stop delivery.
-    }
+    // The host's callback must not stop delivery, whether it throws or rejects.
+    callAndForget(() => options.onReport?.(report));
   }
 
   async function round(): Promise<DeliveryReport> {

@@ -2,15 +2,17 @@
 // is easy to miss among per-mail lines, and without a logger it would reach no one. Each such
 // cause is a warning, once per logger: with the default logger, once per process.
 
+import { callAndForget } from "./host-calls.js";
+
 type Fields = Readonly<Record<string, unknown>>;
 
 /** The part of a logger a warning needs, in pino's (fields, message) order. */
-interface WarningLogger {
+export interface WarningLogger {
   warn(fields: Fields, message: string): void;
 }
 
 /** What the host is warned about, once each. */
-export type HostWarning = "mailer-setup" | "sms-sender-missing" | "notification-dead";
+export type HostWarning = "mailer-setup" | "sms-sender-missing" | "notification-dead" | "telemetry-failed";
 
 /** Without a logger from the host, warnings go to the console, which every runtime has; nothing else does. */
 export const consoleWarnings: WarningLogger = {
@@ -26,9 +28,6 @@ export function warnHostOnce(logger: WarningLogger | undefined, cause: HostWarni
   if (causes.has(cause)) return;
   causes.add(cause);
   warned.set(target, causes);
-  try {
-    target.warn(fields, message);
-  } catch {
-    // A broken logger must not stop delivery.
-  }
+  // A broken logger must not stop delivery.
+  callAndForget(() => target.warn(fields, message));
 }

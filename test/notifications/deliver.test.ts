@@ -378,14 +378,18 @@ describe("a delivery round ended by a port breaking its promise", () => {
     expect(mailer.attempted).toEqual([]);
   });
 
-  it.each([1, 2])("does the same when the delivery's span throws, with %i notification(s) leased", async (count) => {
+  it.each([1, 2])("delivers as without telemetry when the delivery's span throws, with %i notification(s) leased: tracing never changes an outcome", async (count) => {
     const storage = memoryStore();
     await storage.userLog.append(writeOf(leased(count)));
     const mailer = memoryMailer();
+    const logger = recordingLogger();
 
-    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry }, { notifications: leased(count), until: start });
+    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry, logger }, { notifications: leased(count), until: start });
 
-    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: tracer broke" }] });
-    expect(mailer.attempted).toEqual([]);
+    const ids = leased(count).map((notification) => notification.id);
+    expect(report).toEqual({ delivered: ids, retrying: [], dead: [], errors: [] });
+    expect(mailer.attempted.length).toBe(count);
+    expect(storage.notifications().map((notification) => notification.state)).toEqual(ids.map(() => "delivered"));
+    expect(logger.entries.map((entry) => entry.message)).toEqual(["human-users: the telemetry port failed; the work went on without it (warned once)"]);
   });
 });

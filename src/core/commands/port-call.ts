@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { Logger } from "../../ports/logger.js";
 import { internal, unavailable } from "../errors/user-errors.js";
 import type { ErrorBody } from "../../shared/error-body.js";
+import { isThenable, logSafely } from "../../shared/host-calls.js";
 
 /** By name too: a second copy of the package (ESM beside CJS) has its own class. */
 function isUnavailable(cause: unknown): boolean {
@@ -10,17 +11,9 @@ function isUnavailable(cause: unknown): boolean {
 
 /** Logs a port's failure (the logger gets the cause, the body never does) and answers 14 or 13. */
 export function portFailure(cause: unknown, what: string, logger: Logger | undefined): ErrorBody {
-  try {
-    logger?.error({ err: cause }, `human-users: ${what} failed`);
-  } catch {
-    // A broken logger must not turn a clean error body into a rejection.
-  }
+  // A broken logger must not turn a clean error body into a rejection.
+  logSafely(logger, "error", { err: cause }, `human-users: ${what} failed`);
   return isUnavailable(cause) ? unavailable() : internal();
-}
-
-/** Whether `value` is a promise or anything else with a `then` method, as `await` tells. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

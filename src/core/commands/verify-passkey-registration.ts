@@ -14,6 +14,7 @@ import type { PasskeyState } from "../users/user-state.js";
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { callPort } from "./port-call.js";
+import { logSafely } from "../../shared/host-calls.js";
 import { passkeyTimeoutSeconds } from "./register-passkey.js";
 
 type Attestation = Promise<Result<AttestedPasskey, ErrorBody>>;
@@ -22,11 +23,8 @@ type Attestation = Promise<Result<AttestedPasskey, ErrorBody>>;
 const attestations = new WeakMap<VerifyPasskeyInput, Map<string, Attestation>>();
 
 function logRefusal(ports: ResolvedPorts, reason: string): void {
-  try {
-    ports.logger?.warn({ reason }, "human-users: passkey attestation refused");
-  } catch {
-    // A broken logger must not turn a clean answer into a rejection.
-  }
+  // A broken logger must not turn a clean answer into a rejection.
+  logSafely(ports.logger, "warn", { reason }, "human-users: passkey attestation refused");
 }
 
 function verifyAttestation(ports: ResolvedPorts, parsed: VerifyPasskeyInput, passkey: PasskeyState, origins: readonly string[]): Attestation {

@@ -1,0 +1,40 @@
+// The shared leaf sees no ports: a logger here is any object with pino's two methods.
+type LogFields = Readonly<Record<string, unknown>>;
+interface Logger {
+  warn(fields: LogFields, message: string): void;
+  error(fields: LogFields, message: string): void;
+}
+
+/** Whether `value` is a promise or anything else with a `then` method, as `await` tells. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+const ignore = (): undefined => undefined;
+
+/**
+ * Calls a host's callback whose answer the library does not use (a logger, a counter, a report
+ * hook): a throw is dropped, and so is a promise that rejects. TypeScript takes an async function
+ * where `void` is typed, and its rejection, unheard, would end a Node process.
+ */
+export function callAndForget(call: () => unknown): void {
+  try {
+    const answer = call();
+    if (isThenable(answer)) answer.then(undefined, ignore);
+  } catch {
+    // Nothing sensible is left to report to.
+  }
+}
+
+/** `logger`'s line at `level`, if there is a logger: nothing it throws or rejects reaches the caller. */
+export function logSafely(logger: Logger | undefined, level: keyof Logger, fields: LogFields, message: string): void {
+  if (logger !== undefined) callAndForget(() => logger[level](fields, message));
+}
+
+/** A logger that cannot throw or reject into its caller (see logSafely). */
+export function safeLogger(logger: Logger | undefined): Logger {
+  return {
+    warn: (fields, message) => logSafely(logger, "warn", fields, message),
+    error: (fields, message) => logSafely(logger, "error", fields, message),
+  };
+}
