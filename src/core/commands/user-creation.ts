@@ -6,20 +6,19 @@ import type { UniqueClaim } from "../../ports/user-log.js";
 import { encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { idpLinkClaim, userIdClaim, usernameClaim } from "../claims.js";
-import type { FieldViolation } from "../errors/index.js";
-import { aborted, alreadyExists, identityProviderNotFound, invalidRequest, reservedDomain } from "../errors/user-errors.js";
+import { aborted, alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
 import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { usernameDomain } from "../rules/username.js";
 import { importFingerprint } from "../users/import-fingerprint.js";
-import { isHttpUrl, parseUrlTemplate, renderUrlTemplate, type UrlTemplate } from "../rules/url-template.js";
+import type { TemplateValue } from "../rules/url-template.js";
 import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
 import { encryptSecret, type EncryptedSecret } from "../secrets/encrypt.js";
 import type { UserDraft } from "../user-draft.js";
-import { violation } from "../validation/violations.js";
 import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, DecideInput, Decision } from "./command.js";
-import { callPort, portFailure } from "./port-call.js";
+import { callPort } from "./port-call.js";
+import { messageLink } from "./user-message.js";
 
 /** Which creation: the v2 `AddHumanUser` (verification codes) or the management `ImportHumanUser` (initialization). */
 export type CreationKind = "create" | "import";
@@ -205,25 +204,16 @@ function codeNotification(user: NewUser, kind: NotificationKind, recipient: stri
   };
 }
 
-/**
- * The link for `code`. The template was checked with sample values; the real ones can still break
- * it (a user id the request chose, put into the host): then the request's value is refused (3),
- * naming the template when the request gave it, else the user id. Any other failure is the host's.
- */
-function codeLink(user: NewUser, template: UrlTemplate, code: string, requestTemplate: boolean): Result<string, PlanProblem> {
-  const link = renderUrlTemplate(template, { UserID: user.userId, Code: code, OrgID: user.organization.id });
-  if (isHttpUrl(link)) return ok(link);
-  if (requestTemplate) return err(violation(["email", "sendCode", "urlTemplate"], "must give an absolute http or https URL with this user's id"));
-  if (user.draft.userId !== undefined) return err(violation(["userId"], "cannot be put into the configured link template: it makes no absolute http or https URL"));
-  return err("the link template makes no absolute http or https URL with this user's values");
+const VERIFICATION_TEMPLATE_FIELD = ["email", "sendCode", "urlTemplate"];
+const USER_ID_FIELD = ["userId"];
+
+/** The request's own user id, when it chose one: a configured link it breaks is refused on it. */
+function chosenIdField(draft: UserDraft): readonly string[] | undefined {
+  return draft.userId === undefined ? undefined : USER_ID_FIELD;
 }
 
-/** Why a plan cannot be made: a request's value that breaks a link, or (as text) the host's configuration. */
-type PlanProblem = FieldViolation | string;
-
-/** The configured link template, or the default one under the origin. */
-function linkTemplate(user: NewUser, given: string | undefined, path: string): Result<UrlTemplate, string> {
-  return parseUrlTemplate(given ?? `${user.origin}${path}`).mapErr((problem) => `link template ${problem}`);
+function linkValues(user: NewUser, code: IssuedCode): Readonly<Partial<Record<TemplateValue, string>>> {
+  return { UserID: user.userId, Code: code.plain, OrgID: user.organization.id };
 }
 
 /**
@@ -237,7 +227,7 @@ function planCreation<TResponse>(
   userId: string,
   encodedHash: string | undefined,
   totpSecret: EncryptedSecret | undefined,
-): Result<Plan, PlanProblem> {
+): Result<Plan, ErrorBody> {
   const { parsed: draft, organization, now } = input;
   const { config } = ports;
   const { kind } = spec;
@@ -259,9 +249,8 @@ function planCreation<TResponse>(
     events.push({ type: "user.human.email.code.added", payload: codeAdded(code, returned) });
     if (returned) extras.emailCode = code.plain;
     else {
-      const template = email.urlTemplate !== undefined ? ok(email.urlTemplate) : linkTemplate(user, config?.emailVerificationUrlTemplate, DEFAULT_TEMPLATES.verification);
-      if (template.isErr()) return err(template.error);
-      const link = codeLink(user, template.value, code.plain, email.urlTemplate !== undefined);
+      const source = { requested: email.urlTemplate, requestField: VERIFICATION_TEMPLATE_FIELD, configured: config?.emailVerificationUrlTemplate, defaultPath: DEFAULT_TEMPLATES.verification, chosenField: chosenIdField(draft) };
+      const link = messageLink(ports, input.origin, source, linkValues(user, code));
       if (link.isErr()) return err(link.error);
       notifications.push(codeNotification(user, "email.verification", email.address, code, link.value));
     }
@@ -269,9 +258,8 @@ function planCreation<TResponse>(
   if (kind === "import" && issuesCodes && (!email.verified || draft.password === undefined)) {
     const code = issueCode(ports, "init", now);
     events.push({ type: "user.human.initialization.code.added", payload: code.stored });
-    const template = linkTemplate(user, config?.initializationUrlTemplate, DEFAULT_TEMPLATES.initialization);
-    if (template.isErr()) return err(template.error);
-    const link = codeLink(user, template.value, code.plain, false);
+    const source = { requested: undefined, requestField: [], configured: config?.initializationUrlTemplate, defaultPath: DEFAULT_TEMPLATES.initialization, chosenField: chosenIdField(draft) };
+    const link = messageLink(ports, input.origin, source, linkValues(user, code));
     if (link.isErr()) return err(link.error);
     notifications.push(codeNotification(user, "email.initialization", email.address, code, link.value));
   }
@@ -371,7 +359,7 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
   if (encodedHash.isErr()) return err(encodedHash.error);
   const totpSecret = draft.totpSecret === undefined ? undefined : await encryptSecret(draft.totpSecret, ports.keys, ports.random);
   const plan = planCreation(ports, spec, input, userId.value, encodedHash.value, totpSecret);
-  if (plan.isErr()) return err(typeof plan.error === "string" ? portFailure(new Error(plan.error), "link configuration", ports.logger) : invalidRequest([plan.error]));
+  if (plan.isErr()) return err(plan.error);
   const { events, notifications, extras } = plan.value;
   return ok({
     userId: userId.value,

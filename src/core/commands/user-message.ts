@@ -26,6 +26,11 @@ export interface LinkSource {
   /** The default, a path after the origin. */
   readonly defaultPath: string;
   readonly placeholders?: readonly TemplateValue[];
+  /**
+   * Where the request chose a value that goes into the configured template (a new user's own id):
+   * when that value breaks the link, this field is refused (3), not the host's configuration (13).
+   */
+  readonly chosenField?: readonly string[] | undefined;
 }
 
 /**
@@ -49,5 +54,6 @@ export function messageLink(
   const link = renderUrlTemplate(template, values);
   if (isHttpUrl(link)) return ok(link);
   if (source.requested !== undefined) return err(invalidRequest([violation(source.requestField, "must give an absolute http or https URL with this user's id")]));
+  if (source.chosenField !== undefined) return err(invalidRequest([violation(source.chosenField, "cannot be put into the configured link template: it makes no absolute http or https URL")]));
   return err(portFailure(new Error("the link template makes no absolute http or https URL with this user's values"), "link configuration", ports.logger));
 }
