@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import type { Ports } from "../ports/index.js";
-import { defaultLeaseSeconds } from "../shared/default-lease.js";
+import { defaultLeaseSeconds, MAX_DELIVERY_SECONDS } from "../shared/default-lease.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";
@@ -85,6 +85,19 @@ function checkStorage(problems: Problems, ports: Fields): void {
   requirePort(problems, storage["outbox"], "ports.storage.outbox", ["lease", "markDelivered", "markFailed"]);
 }
 
+/**
+ * The bounds on imported hashes: each one given a number, 0 or more. A bound that is no number was
+ * left at its default without a word, and a negative one refused every hash of its family (13).
+ */
+function checkHashBounds(problems: Problems, value: unknown): void {
+  if (value === undefined) return;
+  const bounds = fieldsOf(value);
+  if (bounds === undefined || Array.isArray(value)) return problems.add("ports.hashBounds must be an object");
+  for (const [name, bound] of Object.entries(bounds)) {
+    if (!(typeof bound === "number" && Number.isFinite(bound) && bound >= 0)) problems.add(`ports.hashBounds.${name} must be a number, 0 or more`);
+  }
+}
+
 function checkPorts(problems: Problems, ports: Fields): void {
   problems.section("ports.storage", () => checkStorage(problems, ports));
   problems.section("ports.mailer", () => requirePort(problems, ports["mailer"], "ports.mailer", ["send"]));
@@ -97,8 +110,10 @@ function checkPorts(problems: Problems, ports: Fields): void {
     ["passwordHasher", ["hash", "isCurrent"]],
     ["sms", ["send"]],
     ["logger", ["warn", "error"]],
+    ["telemetry", ["span", "count"]],
   ];
   for (const [name, methods] of optional) problems.section(`ports.${name}`, () => optionalPort(problems, ports[name], `ports.${name}`, methods));
+  problems.section("ports.hashBounds", () => checkHashBounds(problems, ports["hashBounds"]));
   problems.section("ports.firebaseSignerKey", () => {
     const key = ports["firebaseSignerKey"];
     if (key !== undefined && firebaseSignerKeyBytes(key) === undefined) problems.add("ports.firebaseSignerKey must be the Firebase project's base64_signer_key, in base64");
@@ -214,7 +229,9 @@ function checkDelivery(problems: Problems, value: unknown): void {
   }
   for (const name of ["initialBackoffSeconds", "maxBackoffSeconds", "leaseSeconds", "sendTimeoutSeconds"]) {
     const setting = delivery[name];
-    if (setting !== undefined && !isPositive(setting)) problems.add(`config.delivery.${name} must be a number of seconds above 0`);
+    if (setting !== undefined && !(isPositive(setting) && (setting as number) <= MAX_DELIVERY_SECONDS)) {
+      problems.add(`config.delivery.${name} must be a number of seconds above 0, at most ${MAX_DELIVERY_SECONDS} (a year)`);
+    }
   }
   const { initialBackoffSeconds: initial, maxBackoffSeconds: max } = delivery;
   if (isPositive(initial) && isPositive(max) && max < initial) {

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, UserLog } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
+import { checkedRandom } from "../shared/checked-random.js";
+import { checkedDirectory } from "./checked-directory.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
 import { portFailure } from "./commands/port-call.js";
@@ -90,13 +92,14 @@ function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {
     ...ports,
     ...(telemetry === undefined ? {} : { telemetry }),
     // Traced inside the cache: a span is a real directory call, never an answer from the cache.
-    directory: idnDirectory(cachedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000)),
+    // Checked inside the cache too: an answer of the wrong shape is never kept.
+    directory: idnDirectory(cachedDirectory(checkedDirectory(telemetry === undefined ? directory : tracedDirectory(directory, telemetry)), (ports.config?.directoryCacheSeconds ?? DEFAULT_DIRECTORY_CACHE_MS / 1000) * 1000)),
     userLog: telemetry === undefined ? storage.userLog : tracedUserLog(storage.userLog, telemetry),
     outbox: storage.outbox,
     // The default makes only good ids; the host's are checked as they are drawn, and its times as they are read.
     ids: ports.ids === undefined ? defaultIds : checkedIds(ports.ids),
     clock: checkedClock(ports.clock),
-    random: ports.random ?? webCryptoRandom,
+    random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random),
     authorizer: ports.authorizer ?? defaultAuthorizer,
     keys: ports.keys ?? processKeys(),
     passwords: telemetry === undefined ? passwords : tracedPasswords(passwords, telemetry),

@@ -1,10 +1,19 @@
 import type { RandomSource } from "../ports/random-source.js";
 import type { ResolvedDeliverySettings } from "./settings.js";
 
-/** A uniform number in [0, 1) from the random source. */
+/**
+ * A uniform number in [0, 1) from the random source; 1 (no jitter: the whole nominal delay) when
+ * the source fails. A broken source costs the spread of retries, never the record of the failure:
+ * a failure left unrecorded would never count towards maxAttempts, and the mail would be retried
+ * for good.
+ */
 function unitInterval(random: RandomSource): number {
-  const bytes = random.fill(new Uint8Array(4));
-  return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) / 2 ** 32;
+  try {
+    const bytes = random.fill(new Uint8Array(4));
+    return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) / 2 ** 32;
+  } catch {
+    return 1;
+  }
 }
 
 /**

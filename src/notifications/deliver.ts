@@ -1,4 +1,5 @@
 import { checkedClock } from "../shared/checked-clock.js";
+import { checkedRandom } from "../shared/checked-random.js";
 import { safeLogger } from "../shared/host-calls.js";
 import { safeTelemetry } from "../shared/safe-telemetry.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
@@ -269,11 +270,11 @@ async function deliverLeased(given: DeliveryPorts, leasing: Leasing): Promise<De
     const ports = telemetry === undefined ? given : { ...given, telemetry };
     const clock = checkedClock(ports.clock);
     if (telemetry === undefined) {
-      await deliverRound({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report }, leasing);
+      await deliverRound({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report }, leasing);
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
-        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random ?? webCryptoRandom, report };
+        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report };
         await deliverRound(round, leasing);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });

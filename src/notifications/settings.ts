@@ -1,5 +1,5 @@
 import type { DeliverySettings, HumanUsersConfig } from "../ports/config.js";
-import { defaultLeaseSeconds } from "../shared/default-lease.js";
+import { defaultLeaseSeconds, MAX_DELIVERY_SECONDS } from "../shared/default-lease.js";
 
 /** Every delivery setting, the configured ones over the defaults. */
 export type ResolvedDeliverySettings = Required<DeliverySettings>;
@@ -21,8 +21,9 @@ function wholeAtLeast(value: number | undefined, minimum: number, fallback: numb
   return value !== undefined && Number.isFinite(value) && value >= minimum ? Math.floor(value) : fallback;
 }
 
+/** A number of seconds above 0 and at most MAX_DELIVERY_SECONDS, or the default. */
 function positive(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+  return value !== undefined && Number.isFinite(value) && value > 0 && value <= MAX_DELIVERY_SECONDS ? value : fallback;
 }
 
 /**

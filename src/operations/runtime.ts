@@ -44,7 +44,14 @@ export function passwordHashing(ports: Ports): PasswordHashing {
     },
     refusalOf,
     async verify(encoded, password) {
-      const checked = await verifyPassword(encoded, password, firebaseSignerKey === undefined ? { bounds, hasher } : { bounds, hasher, firebaseSignerKey });
+      let failure: { readonly cause: unknown } | undefined;
+      const onInternalError = (cause: unknown): void => {
+        failure = { cause };
+      };
+      const checked = await verifyPassword(encoded, password, firebaseSignerKey === undefined ? { bounds, hasher, onInternalError } : { bounds, hasher, firebaseSignerKey, onInternalError });
+      // The port failed (the host's hasher, a primitive): thrown, so that the operation logs the
+      // cause and answers its own 13, as for every other port.
+      if (failure !== undefined) throw failure.cause;
       return checked.isOk() ? ok(checked.value) : err(checked.error);
     },
   };

@@ -35,6 +35,11 @@ export interface VerifyPasswordOptions {
    * which leaves it out. Without it, or with text that is not base64, such hashes answer 3.
    */
   readonly firebaseSignerKey?: string;
+  /**
+   * Told the cause of an internal failure (a hasher's `isCurrent` or a hashing primitive that
+   * throws) before the answer is 13: the body never carries it, so a host that logs needs it here.
+   */
+  readonly onInternalError?: (cause: unknown) => void;
 }
 
 /** Whether the password matched, and whether the hash should be replaced. */
@@ -48,6 +53,7 @@ interface ResolvedOptions {
   readonly bounds: HashBounds;
   readonly hasher: PasswordHasher;
   readonly firebaseSignerKey: Uint8Array | undefined;
+  readonly onInternalError: ((cause: unknown) => void) | undefined;
 }
 
 function isHasher(value: unknown): value is PasswordHasher {
@@ -56,11 +62,14 @@ function isHasher(value: unknown): value is PasswordHasher {
 
 /** Options of the wrong shape are ignored member by member: the defaults are the safe side. */
 function resolveOptions(options: unknown): ResolvedOptions {
-  const given = typeof options === "object" && options !== null ? (options as { readonly bounds?: unknown; readonly hasher?: unknown; readonly firebaseSignerKey?: unknown }) : {};
+  const given =
+    typeof options === "object" && options !== null ? (options as { readonly bounds?: unknown; readonly hasher?: unknown; readonly firebaseSignerKey?: unknown; readonly onInternalError?: unknown }) : {};
+  const onInternalError = given.onInternalError;
   return {
     bounds: resolveHashBounds(given.bounds as Partial<HashBounds> | undefined),
     hasher: isHasher(given.hasher) ? given.hasher : defaultPasswordHasher,
     firebaseSignerKey: firebaseSignerKeyBytes(given.firebaseSignerKey),
+    onInternalError: typeof onInternalError === "function" ? (onInternalError as (cause: unknown) => void) : undefined,
   };
 }
 
@@ -80,12 +89,31 @@ function readsWholePassword(parsed: ParsedPasswordHash, password: Uint8Array): b
   return !(parsed.family === "bcrypt" && parsed.prehash === "none" && password.length > BCRYPT_MAX_KEY_BYTES);
 }
 
+/** `options[name]`, read without throwing (options may be anything a JavaScript caller passes). */
+function optionalMember(options: unknown, name: string): unknown {
+  try {
+    return typeof options === "object" && options !== null ? (options as Record<string, unknown>)[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Code 13 for an internal failure, its cause told to `onInternalError` (what it throws is dropped). */
+function internalFailure(cause: unknown, onInternalError: ((cause: unknown) => void) | undefined): ErrorBody {
+  try {
+    onInternalError?.(cause);
+  } catch {
+    // The answer stays 13 either way.
+  }
+  return internalBody("PASSWORD-v3ri", "password verification");
+}
+
 /** Runs `verification`, turning anything it throws into code 13, so that public calls never throw. */
-function guarded<T>(verification: () => ResultAsync<T, ErrorBody>): ResultAsync<T, ErrorBody> {
+function guarded<T>(verification: () => ResultAsync<T, ErrorBody>, onInternalError: unknown): ResultAsync<T, ErrorBody> {
   try {
     return verification();
-  } catch {
-    return errAsync(internalBody("PASSWORD-v3ri", "password verification"));
+  } catch (cause) {
+    return errAsync(internalFailure(cause, typeof onInternalError === "function" ? (onInternalError as (cause: unknown) => void) : undefined));
   }
 }
 
@@ -107,8 +135,8 @@ function verifyResolved(given: unknown, password: unknown, options: ResolvedOpti
       if (overBudget !== undefined) return err(rejectionBody(overBudget));
       const valid = await computeMatch(parsed, bytes);
       return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) && readsWholePassword(parsed, bytes) });
-    } catch {
-      return err(internalBody("PASSWORD-v3ri", "password verification"));
+    } catch (cause) {
+      return err(internalFailure(cause, options.onInternalError));
     }
   };
   return new ResultAsync(run());
@@ -123,7 +151,7 @@ export function verifyParsedPassword(
   password: string | Uint8Array,
   options: VerifyPasswordOptions = {},
 ): ResultAsync<PasswordVerification, ErrorBody> {
-  return guarded(() => verifyResolved(parsed, password, resolveOptions(options)));
+  return guarded(() => verifyResolved(parsed, password, resolveOptions(options)), optionalMember(options, "onInternalError"));
 }
 
 /**
@@ -142,7 +170,7 @@ export function verifyPassword(
     const parsed = parsePasswordHash(hash, resolved.bounds);
     if (parsed.isErr()) return errAsync(rejectionBody(parsed.error));
     return verifyResolved(parsed.value, password, resolved);
-  });
+  }, optionalMember(options, "onInternalError"));
 }
 
 /**

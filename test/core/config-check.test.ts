@@ -210,9 +210,9 @@ describe("checkConfiguration", () => {
       "config.delivery.maxAttempts must be a whole number, 1 or more",
       "config.delivery.batchSize must be a whole number, 1 or more",
       "config.delivery.concurrency must be a whole number, 1 or more",
-      "config.delivery.initialBackoffSeconds must be a number of seconds above 0",
-      "config.delivery.maxBackoffSeconds must be a number of seconds above 0",
-      "config.delivery.leaseSeconds must be a number of seconds above 0",
+      "config.delivery.initialBackoffSeconds must be a number of seconds above 0, at most 31536000 (a year)",
+      "config.delivery.maxBackoffSeconds must be a number of seconds above 0, at most 31536000 (a year)",
+      "config.delivery.leaseSeconds must be a number of seconds above 0, at most 31536000 (a year)",
     ]);
     expect(configurationProblems(withConfig({ appendAttempts: 101, delivery: { initialBackoffSeconds: 60, maxBackoffSeconds: 30 } }))).toEqual([
       "config.appendAttempts must be a whole number from 1 to 100",

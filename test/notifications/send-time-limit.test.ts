@@ -214,7 +214,7 @@ describe("the configuration check of sendTimeoutSeconds", () => {
   });
 
   it("refuses a limit that is not a number of seconds above 0", () => {
-    const problem = "config.delivery.sendTimeoutSeconds must be a number of seconds above 0";
+    const problem = "config.delivery.sendTimeoutSeconds must be a number of seconds above 0, at most 31536000 (a year)";
     expect([{ sendTimeoutSeconds: 0 }, { sendTimeoutSeconds: -1 }, { sendTimeoutSeconds: "60" }, { sendTimeoutSeconds: Number.POSITIVE_INFINITY }].map(problemsOf)).toEqual([
       [problem],
       [problem],
@@ -235,7 +235,7 @@ describe("the configuration check of sendTimeoutSeconds", () => {
 
   it("makes every operation answer 9 naming the setting", async () => {
     const ports = testPorts({ config: { delivery: { sendTimeoutSeconds: -1 } } });
-    const message = "invalid configuration: config.delivery.sendTimeoutSeconds must be a number of seconds above 0";
+    const message = "invalid configuration: config.delivery.sendTimeoutSeconds must be a number of seconds above 0, at most 31536000 (a year)";
 
     const result = await createHumanUser(ports, minimalCreate(), { requester: member });
 

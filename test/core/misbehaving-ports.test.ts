@@ -1,0 +1,116 @@
+// Small ports that misbehave in ways TypeScript lets through: each is a 13 with its cause logged
+// and nothing written, or a check that refuses it up front (9), never a quiet wrong answer.
+import { err } from "neverthrow";
+import { describe, expect, it } from "vitest";
+import { configurationProblems } from "../../src/core/config-check.js";
+import { checkPassword, createHumanUser, deliverPendingNotifications, importHumanUser, type Directory, type HumanUsersConfig, type Ports } from "../../src/index.js";
+import { cheapHash, cheapHasher } from "../operations/support/first-login.js";
+import { member, minimalCreate, plainError, testPorts } from "../operations/support/ports.js";
+
+const context = { requester: member };
+const internal = err(plainError(13, "USER-1nt3", "internal error"));
+
+function recordingLogger() {
+  const errors: unknown[] = [];
+  return { errors, logger: { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>) => void errors.push(fields["err"]) } };
+}
+
+describe("a random source that does not fill the array it is given", () => {
+  it.each([
+    ["returns a new array", (bytes: Uint8Array) => crypto.getRandomValues(new Uint8Array(bytes.length))],
+    ["returns fewer bytes", () => new Uint8Array(2)],
+    ["returns nothing", () => undefined as unknown as Uint8Array],
+  ])("%s: 13, logged, nothing written, where every code would have been the same", async (_case, fill) => {
+    const { errors, logger } = recordingLogger();
+    const ports = testPorts({ random: { fill }, logger });
+    const answer = await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@acme.test", returnCode: {} } }, context);
+    expect(answer).toEqual(internal);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    expect(String(errors[0])).toContain("ports.random.fill(bytes) must fill the array it is given and return that same array");
+  });
+
+  it("a source that fills and returns the same array is used as it is", async () => {
+    const ports = testPorts({ random: { fill: (bytes) => crypto.getRandomValues(bytes) } });
+    const codes = await Promise.all(["a", "b", "c"].map(async (name) => (await createHumanUser(ports, { ...minimalCreate(), username: name, email: { email: `${name}@acme.test`, returnCode: {} } }, context))._unsafeUnwrap().emailCode));
+    expect(new Set(codes).size).toBe(3);
+  });
+});
+
+describe("a directory that answers something of another shape", () => {
+  const acme = { id: "acme", domains: [{ domain: "acme.test", verified: true }] };
+  it.each([
+    ["a bare string", "acme"],
+    ["an object without domains", { id: "acme" }],
+    ["an id that is a number", { id: 7, domains: [] }],
+    ["an array", [acme]],
+  ])("findOrganization answers %s: 13, logged, nothing written", async (_case, answer) => {
+    const { errors, logger } = recordingLogger();
+    const base = testPorts();
+    const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve(answer as never) };
+    const ports = { ...base, directory, logger };
+    expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(internal);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    expect(String(errors[0])).toContain("not an organization ({ id, domains }) or undefined");
+  });
+
+  it("null is taken as not found, as undefined is", async () => {
+    const base = testPorts();
+    const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve(null as never) };
+    const answer = await createHumanUser({ ...base, directory }, minimalCreate(), { requester: { userId: "root", orgId: "acme", instanceAdmin: true } });
+    expect(answer._unsafeUnwrapErr().code).toBe(5);
+  });
+});
+
+describe("a password hasher whose isCurrent throws", () => {
+  it("checkPassword answers the operations' own 13 and the logger gets the cause", async () => {
+    const { errors, logger } = recordingLogger();
+    const broken = { ...cheapHasher, isCurrent: () => { throw new Error("isCurrent broke"); } };
+    const ports = testPorts({ passwordHasher: broken, logger, config: { immediateDelivery: "off" } });
+    const body = { userName: "ann", profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test", isEmailVerified: true }, hashedPassword: { value: cheapHash("Right-Password-1") } };
+    expect((await importHumanUser(ports, body, context)).isOk()).toBe(true);
+    expect(await checkPassword(ports, { loginName: "ann", password: "Right-Password-1" })).toEqual(internal);
+    expect(errors.map(String)).toEqual(["Error: isCurrent broke"]);
+  });
+});
+
+describe("the configuration check", () => {
+  const withPorts = (extra: Partial<Ports> | Record<string, unknown>) => configurationProblems(testPorts(extra as Partial<Ports>));
+  it("checks the telemetry port like the other optional ports", () => {
+    expect([withPorts({ telemetry: {} }), withPorts({ telemetry: "otel" }), withPorts({ telemetry: { span: () => undefined, count: 1 } })]).toEqual([
+      ["ports.telemetry.span must be a function", "ports.telemetry.count must be a function"],
+      ["ports.telemetry must be an object"],
+      ["ports.telemetry.count must be a function"],
+    ]);
+  });
+
+  it("checks the hash bounds: each given one a number, 0 or more", () => {
+    expect([withPorts({ hashBounds: { bcryptMaxCost: -1, bcryptMinCost: "x", argon2MaxTime: 3 } }), withPorts({ hashBounds: [] }), withPorts({ hashBounds: { maxPasswordBytes: Number.NaN } })]).toEqual([
+      ["ports.hashBounds.bcryptMaxCost must be a number, 0 or more", "ports.hashBounds.bcryptMinCost must be a number, 0 or more"],
+      ["ports.hashBounds must be an object"],
+      ["ports.hashBounds.maxPasswordBytes must be a number, 0 or more"],
+    ]);
+  });
+
+  it("refuses delivery times past a year, which no store could write as times", () => {
+    const delivery = (settings: Record<string, number>) => configurationProblems(testPorts({ config: { delivery: settings } as HumanUsersConfig }));
+    expect([delivery({ initialBackoffSeconds: 1e300, maxBackoffSeconds: 1e301 }), delivery({ leaseSeconds: 1e13 }), delivery({ leaseSeconds: 31_536_000, sendTimeoutSeconds: 60 })]).toEqual([
+      [
+        "config.delivery.initialBackoffSeconds must be a number of seconds above 0, at most 31536000 (a year)",
+        "config.delivery.maxBackoffSeconds must be a number of seconds above 0, at most 31536000 (a year)",
+      ],
+      ["config.delivery.leaseSeconds must be a number of seconds above 0, at most 31536000 (a year)"],
+      [],
+    ]);
+  });
+});
+
+describe("delivery with a random source that fails", () => {
+  it("records each failed attempt (no jitter) so that maxAttempts still ends the retries", async () => {
+    const ports = testPorts({ config: { immediateDelivery: "off", delivery: { maxAttempts: 2, initialBackoffSeconds: 1 } } });
+    expect((await createHumanUser(ports, minimalCreate(), context)).isOk()).toBe(true);
+    const failing = { ...ports, mailer: { send: () => Promise.reject(new Error("smtp down")) }, random: { fill: () => { throw new Error("no entropy"); } } };
+    const first = await deliverPendingNotifications(failing);
+    expect([first.retrying.length, first.errors]).toEqual([1, []]);
+    expect(ports.storage.notifications()[0]).toEqual(expect.objectContaining({ state: "pending", attempts: 1 }));
+  });
+});
