@@ -219,13 +219,32 @@ export interface Leased {
   readonly until: Date;
 }
 
-/** Where a round's notifications come from: leased by it, or leased to it already by the write. */
-type Leasing = (round: Round) => Promise<Leased>;
+/** A round's work: delivering what it leases, or what the write leased to it already. */
+type Delivering = (round: Round) => Promise<void>;
+
+/**
+ * Leases and delivers up to the round's limit, `concurrency` notifications a lease, each lease
+ * right before its notifications are sent. A batch leased whole would hold the later ones while
+ * the first go out, and a new code written meanwhile makes its predecessor's message dead in the
+ * outbox, not in a batch already leased: that message went out after its successor.
+ */
+function inSlices(options: DeliverOptions): Delivering {
+  return async (round) => {
+    let left = options.limit ?? options.ids?.length ?? round.settings.batchSize;
+    while (left > 0) {
+      const size = Math.min(left, round.settings.concurrency);
+      const leased = await lease(round, { ...options, limit: size });
+      await deliverSet(round, leased);
+      left -= leased.notifications.length;
+      // None left that is due, or the lease failed (reported once).
+      if (leased.notifications.length < size) break;
+    }
+  };
+}
 
 /** Delivers the leased notifications, `concurrency` at a time. */
-async function deliverRound(round: Round, leasing: Leasing): Promise<void> {
+async function deliverSet(round: Round, leased: Leased): Promise<void> {
   const telemetry = round.telemetry;
-  const leased = await leasing(round);
   const only = leased.notifications.length === 1 ? leased.notifications[0] : undefined;
   if (only !== undefined) {
     // A write's one notification (the usual case) needs no lanes: the limiter would start it at
@@ -249,7 +268,7 @@ async function deliverRound(round: Round, leasing: Leasing): Promise<void> {
  */
 export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
   if (options.ids?.length === 0 || options.limit === 0) return Promise.resolve(emptyReport());
-  return deliverLeased(ports, (round) => lease(round, options));
+  return deliverLeased(ports, inSlices(options));
 }
 
 /**
@@ -258,10 +277,10 @@ export function deliverPendingNotifications(ports: DeliveryPorts, options: Deliv
  */
 export function deliverLeasedNotifications(ports: DeliveryPorts, leased: Leased): Promise<DeliveryReport> {
   if (leased.notifications.length === 0) return Promise.resolve(emptyReport());
-  return deliverLeased(ports, () => Promise.resolve(leased));
+  return deliverLeased(ports, (round) => deliverSet(round, leased));
 }
 
-async function deliverLeased(given: DeliveryPorts, leasing: Leasing): Promise<DeliveryReport> {
+async function deliverLeased(given: DeliveryPorts, delivering: Delivering): Promise<DeliveryReport> {
   const report = emptyReport();
   const logger = safeLogger(given.logger);
   try {
@@ -270,12 +289,12 @@ async function deliverLeased(given: DeliveryPorts, leasing: Leasing): Promise<De
     const ports = telemetry === undefined ? given : { ...given, telemetry };
     const clock = checkedClock(ports.clock);
     if (telemetry === undefined) {
-      await deliverRound({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report }, leasing);
+      await delivering({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report });
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
         const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report };
-        await deliverRound(round, leasing);
+        await delivering(round);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });
     }

@@ -3,12 +3,12 @@ import type { Permission, Requester } from "../../ports/authorizer.js";
 import type { Organization, PasswordComplexityPolicy } from "../../ports/directory.js";
 import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
-import type { OutboxNotification } from "../../ports/storage.js";
+import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
-import { sequenceEvents } from "../events/user-events.js";
+import { sequenceEvents, type UserEventDraft } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
@@ -185,14 +185,26 @@ export async function prepareCommand<TParsed, TResponse>(
 /** An append while it is built: members in the order they are written. */
 type AppendSoFar = { -readonly [K in keyof UserAppend]?: UserAppend[K] };
 
+/** The kind of message that carries each code a new code of its kind replaces. */
+const MAIL_OF_REPLACED_CODE: Readonly<Partial<Record<UserEventDraft["type"], NotificationKind>>> = {
+  "user.human.email.code.added": "email.verification",
+  "user.human.phone.code.added": "phone.verification",
+  "user.human.initialization.code.added": "email.initialization",
+  "user.human.password.code.added": "email.password_reset",
+};
+
 /**
- * The kinds of mail whose pending messages a user's new ones replace: a new code of a kind makes
- * the one before it dead, so a message still waiting for a retry must not go out after its
- * successor. Passkey links are the exception: each has its own code, and they live side by side.
+ * The kinds of message whose pending ones the decided events make dead: a new code of a kind
+ * makes the one before it dead, so a message still waiting for a retry must not go out after its
+ * successor, whether the new code is mailed or returned to the caller. Passkey links are the
+ * exception: each has its own code, and they live side by side.
  */
-function replacedKinds(notifications: readonly OutboxNotification[]): string[] {
-  const kinds = new Set<string>();
-  for (const notification of notifications) if (notification.kind !== "email.passkey_registration") kinds.add(notification.kind);
+function replacedKinds(events: readonly UserEventDraft[]): NotificationKind[] {
+  const kinds = new Set<NotificationKind>();
+  for (const event of events) {
+    const kind = MAIL_OF_REPLACED_CODE[event.type];
+    if (kind !== undefined) kinds.add(kind);
+  }
   return [...kinds];
 }
 
@@ -259,7 +271,7 @@ export async function decideCommand<TParsed, TResponse>(
     if (decision.releasedClaims !== undefined && decision.releasedClaims.length > 0) append.releasedClaims = decision.releasedClaims;
     append.notifications = notifications;
     if (leased !== undefined) append.leaseNotificationsUntil = leased;
-    const withdrawn = after > 0 ? replacedKinds(notifications) : [];
+    const withdrawn = after > 0 ? replacedKinds(decision.events) : [];
     if (withdrawn.length > 0) append.withdrawnNotificationKinds = withdrawn;
     append.listing = userListing(changed);
     const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };
