@@ -225,7 +225,12 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
       const row = pending.get(outcome.index);
       pending.delete(outcome.index);
-      if (row === undefined) continue;
+      if (row === undefined) {
+        // An answer for no row read: the import could not run at all (settings the library's own
+        // check refuses, such as a bad --origin), not a file with no rows in it.
+        if ("error" in outcome && readFailure.error === undefined) throw new Error(outcome.error.message);
+        continue;
+      }
       tally.rows += 1;
       tally.bytes = row.end;
       tally.lastLine = row.line;

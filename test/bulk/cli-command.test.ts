@@ -197,6 +197,22 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
+  it("exits 2, importing nothing, when the library refuses the settings (a bad --origin), instead of 0 for a file it never read", async () => {
+    const database = await cliDatabase("bad-origin");
+    try {
+      const file = fileWith("bad-origin.jsonl", `${JSON.stringify(userRequest("ann"))}\n${JSON.stringify(userRequest("bob"))}\n`);
+      const io = captured();
+      const result = await runImport(command(file, database.target, { origin: "ftp://users.example" }), io);
+      expect({ result, out: io.out, err: io.err.map((line) => line.startsWith("human-users import: invalid configuration: ") && line.includes("config.origin")) }).toEqual({
+        result: { exitCode: 2 },
+        out: [],
+        err: [true],
+      });
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
   it("refuses, before touching anything, a report or links path that is the input or each other, or that cannot be written", async () => {
     const database = await cliDatabase("paths");
     try {
