@@ -6,7 +6,7 @@
 // The root entry: the operations, the in-memory adapters, the clocks, the error helpers and the
 // public types. Other adapters and modules have entries of their own: `human-users/passwords`,
 // `human-users/postgres`, `human-users/pglite`, `human-users/smtp`, `human-users/http`,
-// `human-users/node` and `human-users/testing`.
+// `human-users/node`, `human-users/otel` and `human-users/testing`.
 export {
   checkPassword,
   createHumanUser,

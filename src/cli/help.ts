@@ -7,8 +7,9 @@ Imports users (ZITADEL ImportHumanUser requests) from FILE into an organization.
 (one request per line) or CSV (by its .csv extension, or --format). Migrations run first (not in
 a dry run). Run it again on the same file to finish an interrupted import: users already there
 are counted as such and never duplicated. A row is "already there" only when the same user was
-imported before (the same normalized request: username, profile, email, phone, password hash,
-identity-provider links, organization); a row whose username or identity-provider account another
+imported before (the same normalized request: username, profile, email, phone, password hash
+and whether a change is required, identity-provider links, a passwordless registration asked for,
+organization); a row whose username or identity-provider account another
 user holds is a conflict (code 6): it fails, and the report names the earlier line or the stored
 user's id.
 
@@ -53,7 +54,7 @@ checked, never recomputed.
 The import acts as an instance administrator in --org. Initialization mails are queued in the
 database's outbox for the application's delivery worker; nothing is sent from here. Their codes
 are keyed with the application's keys, which the import needs: HUMAN_USERS_CODE_HMAC_KEY (base64,
-32+ bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes) and HUMAN_USERS_KEY_ID
+32 to 1024 bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes) and HUMAN_USERS_KEY_ID
 (HUMAN_USERS_PREVIOUS_KEYS: retired keys, keyId:hmacKey:encryptionKey separated by commas).
 Without them the import refuses to start, unless --no-mail. Firebase hashes in the $f_scrypt$
 spelling need the project's signer key: HUMAN_USERS_FIREBASE_SIGNER_KEY (its base64_signer_key).
