@@ -139,11 +139,14 @@ describe("importHumanUsers with hostile options, ports and context", () => {
     expect(reads).toBe(0);
   });
 
-  it("answers 13 at index 0, reading nothing, when a port the check does not read throws as the ports are resolved", async () => {
+  it("answers 13 at index 0, reading nothing, when a port that passed the check throws as the ports are resolved", async () => {
     let reads = 0;
     const source = scriptedSource([() => ((reads += 1), { done: false, value: userRequest("ann") })]);
     const { ports, logged } = loggingPorts();
-    const throwingBounds = Object.defineProperty({ ...ports }, "hashBounds", { get: throwing, enumerable: true });
+    // Read once by the check, then again as the ports are resolved: the second read throws.
+    let boundReads = 0;
+    const secondReadThrows = () => ((boundReads += 1) > 1 ? throwing() : undefined);
+    const throwingBounds = Object.defineProperty({ ...ports }, "hashBounds", { get: secondReadThrows, enumerable: true });
     expect(await run(throwingBounds, source)).toEqual([{ index: 0, error: internal() }]);
     expect(logged).toEqual([{ message: "human-users: resolving the ports failed", cause: boom }]);
     expect(reads).toBe(0);
