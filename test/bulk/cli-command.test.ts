@@ -198,7 +198,7 @@ describe(`human-users import on ${where}`, () => {
   }, 60_000);
 
   it("exits 2, importing nothing, when the library refuses the settings (a bad --origin), instead of 0 for a file it never read", async () => {
-    const database = await cliDatabase("bad-origin");
+    const database = await cliDatabase("bad_origin");
     try {
       const file = fileWith("bad-origin.jsonl", `${JSON.stringify(userRequest("ann"))}\n${JSON.stringify(userRequest("bob"))}\n`);
       const io = captured();
