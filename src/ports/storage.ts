@@ -36,7 +36,27 @@ export interface StorageSnapshot {
   readonly notifications: readonly NotificationRecord[];
 }
 
-/** Thrown (rejected) by a store that cannot reach its database: the operation answers code 14. */
+/** What a store says with a `StorageUnavailableError`. */
+export interface StorageUnavailableOptions extends ErrorOptions {
+  /**
+   * The call is known to have written nothing: the database confirmed that it cancelled the
+   * statement (out of time, or waiting on another transaction's lock). A batch so refused may be
+   * written again one append at a time, so that only the append that waits fails.
+   */
+  readonly nothingWritten?: boolean;
+}
+
+/**
+ * Thrown (rejected) by a store that cannot reach its database, or whose database did not answer in
+ * time: the operation answers code 14. Unless `nothingWritten`, what the call wrote is unknown (a
+ * connection lost while a commit's answer was on its way).
+ */
 export class StorageUnavailableError extends Error {
   override readonly name = "StorageUnavailableError";
+  readonly nothingWritten: boolean;
+
+  constructor(message?: string, options?: StorageUnavailableOptions) {
+    super(message, options);
+    this.nothingWritten = options?.nothingWritten === true;
+  }
 }

@@ -38,13 +38,14 @@ describe("connection failures", () => {
       new StorageUnavailableError("down"),
       codeError('duplicate key value violates unique constraint "x"', "23505"),
       codeError("syntax error at or near", "42601"),
+      // The server's own statement_timeout, as the store's limit is: out of time, try again (14).
       codeError("canceling statement due to statement timeout", "57014"),
       // A statement the server could not take (too many parameters): it answered, so it is there.
       codeError("bind message has 6466 parameter formats but 0 parameters", "08P01"),
       new Error("something else"),
       "ECONNREFUSED",
     ];
-    expect(errors.map(isConnectionFailure)).toEqual([true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false]);
+    expect(errors.map(isConnectionFailure)).toEqual([true, true, true, true, true, true, true, true, true, true, true, false, false, true, false, false, false]);
   });
 
   it("rejects every call with StorageUnavailableError when the server refuses connections", async () => {

@@ -4,11 +4,21 @@ import { DatabaseTimeoutError } from "./time-limit.js";
 // Socket errors: the server is not there, went away, or did not answer in time.
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 
+/** The server cancelled the statement: the server's own statement_timeout, or a cancel request. */
+const QUERY_CANCELED = "57014";
+
 // SQLSTATEs meaning "no usable server": class 08 (connection exception), 57P01..57P03 (the backend
-// was terminated, the server crashed or is starting), 53300 (too many connections).
+// was terminated, the server crashed or is starting), 53300 (too many connections); and 57014, a
+// statement the server cancelled (out of time, as the store's own limit is: try again later).
 function isUnavailableSqlState(code: string): boolean {
   // 08P01 (protocol violation) is the server refusing a message it read: it is there.
-  return (code.startsWith("08") && code !== "08P01") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300";
+  return (code.startsWith("08") && code !== "08P01") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300" || code === QUERY_CANCELED;
+}
+
+/** The database confirmed it cancelled the statement, so it wrote nothing. */
+function cancelledOnServer(error: unknown): boolean {
+  if (error instanceof DatabaseTimeoutError) return error.cancelled;
+  return error instanceof Error && (error as { code?: unknown }).code === QUERY_CANCELED;
 }
 
 // What `pg` says when a connection ends or a pool cannot hand one out; these errors carry no code.
@@ -34,8 +44,8 @@ export function isConnectionFailure(error: unknown): boolean {
 /** The error to reject with: a `StorageUnavailableError` (cause kept) for connection failures, else `error` itself. */
 export function storageError(error: unknown): unknown {
   if (error instanceof StorageUnavailableError || !isConnectionFailure(error)) return error;
-  const message = error instanceof DatabaseTimeoutError ? "the database did not answer in time" : "the database cannot be reached";
-  return new StorageUnavailableError(message, { cause: error });
+  const message = error instanceof DatabaseTimeoutError || cancelledOnServer(error) ? "the database did not answer in time" : "the database cannot be reached";
+  return new StorageUnavailableError(message, { cause: error, nothingWritten: cancelledOnServer(error) });
 }
 
 /** Runs `work`, rejecting with `storageError` of whatever it rejects with. */

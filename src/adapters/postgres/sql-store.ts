@@ -22,7 +22,6 @@ import { newUserParams } from "./new-user-rows.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
-import { DatabaseTimeoutError } from "./time-limit.js";
 
 /** The SQL user log always has the batch write: one transaction per batch. */
 export interface SqlUserLog extends UserLog {
@@ -135,8 +134,7 @@ function newUsersStatement(appends: readonly UserAppend[], riders: Riders | unde
  * outcome unknown) fails them all.
  */
 function isGroupRefusal(error: unknown): boolean {
-  if (!(error instanceof StorageUnavailableError)) return true;
-  return error.cause instanceof DatabaseTimeoutError && error.cause.cancelled;
+  return !(error instanceof StorageUnavailableError) || error.nothingWritten;
 }
 
 /** Waits before each new try of a delivery report whose connection failed: within any lease. */

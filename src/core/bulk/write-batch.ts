@@ -14,17 +14,32 @@ async function oneByOne(ports: ResolvedPorts, userLog: UserLog, appends: readonl
 }
 
 /**
+ * Whether a store's failure is known to have written nothing (`StorageUnavailableError`'s
+ * `nothingWritten`, read by name: a second copy of the package has its own class).
+ */
+function wroteNothing(cause: unknown): boolean {
+  return cause instanceof Error && cause.name === "StorageUnavailableError" && (cause as { readonly nothingWritten?: unknown }).nothingWritten === true;
+}
+
+/**
  * The store's answer to each of `appends` (new users), in order: one `appendNewUsers` call when
  * the user log offers it, else one `append` call each. A batch that is refused (a refused batch
- * writes nothing) for any reason but an unreachable store is written again one append at a time,
- * so that one bad append fails only itself.
+ * writes nothing) is written again one append at a time, so that one bad append fails only itself:
+ * also when the database cancelled it for time (one user waiting on another transaction's lock
+ * held up the whole batch). An unreachable store, with what it wrote unknown, fails them all.
  */
 export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
   if (appends.length === 0) return [];
   const appendNewUsers = userLog.appendNewUsers?.bind(userLog);
   if (appendNewUsers === undefined) return oneByOne(ports, userLog, appends);
-  const batch = await callPort("storage batch write", ports.logger, () => appendNewUsers(appends));
-  if (batch.isErr()) return batch.error.code === 14 ? appends.map(() => err(batch.error)) : oneByOne(ports, userLog, appends);
+  let cause: unknown;
+  const batch = await callPort("storage batch write", ports.logger, () =>
+    Promise.resolve(appendNewUsers(appends)).catch((error: unknown) => {
+      cause = error;
+      throw error;
+    }),
+  );
+  if (batch.isErr()) return batch.error.code === 14 && !wroteNothing(cause) ? appends.map(() => err(batch.error)) : oneByOne(ports, userLog, appends);
   if (batch.value.length === appends.length) return batch.value.map((outcome) => ok(outcome));
   // What such a store wrote is unknown, so nothing is written again.
   const failure = portFailure(new Error(`appendNewUsers answered ${batch.value.length} outcomes for ${appends.length} appends`), "storage batch write", ports.logger);
