@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { SqlStore } from "../adapters/postgres/sql-store.js";
 
@@ -49,17 +49,76 @@ async function openPostgres(databaseUrl: string): Promise<OpenedStore> {
   return { store: postgresStore({ pool }), description: describeUrl(databaseUrl), close: () => pool.end() };
 }
 
+/** The file that says which process has a PGlite folder open for writing. */
+export const PGLITE_LOCK_FILE = "human-users.lock";
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes the PGlite folder for this process, or refuses: PGlite is one process at a time, and two
+ * imports writing one folder at once corrupted it (users twice, claims lost). A lock left by a
+ * process that is gone (killed) is taken over. Returns what gives the folder up again.
+ */
+function lockPgliteFolder(dataDir: string): () => void {
+  const path = join(dataDir, PGLITE_LOCK_FILE);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (cause) {
+    throw new SetupError(`cannot make the PGlite folder ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const file = openSync(path, "wx");
+      writeSync(file, String(process.pid));
+      closeSync(file);
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        throw new SetupError(`cannot lock the PGlite folder ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(path, "utf8").trim());
+      } catch {
+        // Gone meanwhile: try again.
+      }
+      if (Number.isSafeInteger(holder) && holder > 0 && processAlive(holder)) {
+        throw new SetupError(`the PGlite database in ${dataDir} is in use by process ${holder}: PGlite takes one process at a time, so wait for it to end (or remove ${path} if no such process is yours)`);
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new SetupError(`cannot lock the PGlite folder ${dataDir}: another process took it at the same moment`);
+}
+
 async function openPglite(dataDir: string): Promise<OpenedStore> {
   const { PGlite } = await loadDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { migratePglite, pgliteStore } = await import("../adapters/pglite/index.js");
+  const unlock = lockPgliteFolder(dataDir);
   const db = new PGlite(dataDir);
   try {
     await migratePglite(db);
   } catch (cause) {
     await db.close().catch(() => undefined);
+    unlock();
     throw new SetupError(`cannot prepare the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close: () => db.close() };
+  const close = async (): Promise<void> => {
+    try {
+      await db.close();
+    } finally {
+      unlock();
+    }
+  };
+  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close };
 }
 
 /** Opens the database and brings its schema up to date (migrations run first, every time). */

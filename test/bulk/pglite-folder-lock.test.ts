@@ -1,0 +1,43 @@
+// PGlite is one process at a time: two imports writing one folder at once corrupted it (users
+// twice, claims lost). The import takes the folder with a lock file, refuses a folder another live
+// process holds, and takes over a lock whose process is gone.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openStore, PGLITE_LOCK_FILE, SetupError } from "../../src/cli/open-storage.js";
+import { scratchFolder } from "./support.js";
+
+const scratch = scratchFolder("pglite-lock");
+
+describe("the import's PGlite folder", () => {
+  it("is refused to a second opener while the first has it, and free again once it is closed", async () => {
+    const dataDir = join(scratch.path, "shared");
+    const first = await openStore({ dataDir });
+    const lock = join(dataDir, PGLITE_LOCK_FILE);
+    try {
+      expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+      const second = await openStore({ dataDir }).then(
+        () => "opened",
+        (error: unknown) => (error instanceof SetupError ? error.message : String(error)),
+      );
+      expect(second).toBe(`the PGlite database in ${dataDir} is in use by process ${process.pid}: PGlite takes one process at a time, so wait for it to end (or remove ${lock} if no such process is yours)`);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(lock)).toBe(false);
+    const again = await openStore({ dataDir });
+    await again.close();
+  }, 60_000);
+
+  it("takes over a lock left by a process that is gone (an import killed mid-run)", async () => {
+    const dataDir = join(scratch.path, "stale");
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    const deadPid = Number(gone.stdout);
+    await (await openStore({ dataDir })).close();
+    writeFileSync(join(dataDir, PGLITE_LOCK_FILE), String(deadPid));
+    const opened = await openStore({ dataDir });
+    expect(readFileSync(join(dataDir, PGLITE_LOCK_FILE), "utf8")).toBe(String(process.pid));
+    await opened.close();
+  }, 60_000);
+});
