@@ -86,3 +86,32 @@ describe("dryRun", () => {
     expect(ports.storage.claims()).toEqual([]);
   });
 });
+
+describe("a batch whose connection failed with its outcome unknown", () => {
+  const rows = [userRequest("ann"), userRequest("bob"), userRequest("cyd")];
+
+  it("answers its users as imported when the store holds them all: the commit went through, its answer was lost", async () => {
+    const ports = bulkPorts();
+    const storage = patchStorage(ports.storage, {
+      userLog: {
+        appendNewUsers: async (appends) => {
+          await ports.storage.userLog.appendNewUsers(appends);
+          throw new StorageUnavailableError("connection terminated while the commit's answer was on its way");
+        },
+      },
+    });
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, rows, adminInAcme));
+    expect(outcomes).toEqual([0, 1, 2].map((index) => ({ index, ok: importedBody() })));
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["ann", "bob", "cyd"]);
+  });
+
+  it("keeps the 14 when nothing of the batch is there", async () => {
+    const ports = bulkPorts();
+    const storage = patchStorage(ports.storage, {
+      userLog: { appendNewUsers: () => Promise.reject(new StorageUnavailableError("connection refused")) },
+    });
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, rows, adminInAcme));
+    expect(outcomes).toEqual([0, 1, 2].map((index) => ({ index, error: unavailable() })));
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+  });
+});

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AppendOutcome, UserAppend, UserLog } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
+import { sameClaim, userIdClaim } from "../claims.js";
 import { callPort, portFailure } from "../commands/port-call.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 
@@ -22,6 +23,21 @@ function wroteNothing(cause: unknown): boolean {
 }
 
 /**
+ * After a batch whose connection failed with its outcome unknown (the commit may have gone through
+ * while its answer was lost): the batch is written whole or not at all, so when every one of its
+ * users' ids is held, it was written, and its users are answered as written instead of "failed"
+ * (they were, and their mails are queued). Otherwise, or when the store cannot be asked either,
+ * each keeps the 14.
+ */
+async function landedAnyway(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[], failure: ErrorBody): Promise<WriteAnswer[]> {
+  const ids = appends.map((append) => userIdClaim(append.userId));
+  const held = await callPort("storage lookup of claims", ports.logger, () => userLog.findHeldClaims(ids));
+  const landed = held.isOk() && ids.every((id) => held.value.some((claim) => sameClaim(claim, id)));
+  // Leased or not, the mails were written: a worker sends them once any lease of the write is over.
+  return appends.map(() => (landed ? ok({ ok: true }) : err(failure)));
+}
+
+/**
  * The store's answer to each of `appends` (new users), in order: one `appendNewUsers` call when
  * the user log offers it, else one `append` call each. A batch that is refused (a refused batch
  * writes nothing) is written again one append at a time, so that one bad append fails only itself:
@@ -39,7 +55,7 @@ export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends
       throw error;
     }),
   );
-  if (batch.isErr()) return batch.error.code === 14 && !wroteNothing(cause) ? appends.map(() => err(batch.error)) : oneByOne(ports, userLog, appends);
+  if (batch.isErr()) return batch.error.code === 14 && !wroteNothing(cause) ? landedAnyway(ports, userLog, appends, batch.error) : oneByOne(ports, userLog, appends);
   if (batch.value.length === appends.length) return batch.value.map((outcome) => ok(outcome));
   // What such a store wrote is unknown, so nothing is written again.
   const failure = portFailure(new Error(`appendNewUsers answered ${batch.value.length} outcomes for ${appends.length} appends`), "storage batch write", ports.logger);
