@@ -90,7 +90,8 @@ function lockPgliteFolder(dataDir: string): () => void {
       } catch {
         // Gone meanwhile: try again.
       }
-      if (Number.isSafeInteger(holder) && holder > 0 && processAlive(holder)) {
+      // Our own pid in the lock is a lock left by an earlier run that had it (a container's pid 1).
+      if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
         throw new SetupError(`the PGlite database in ${dataDir} is in use by process ${holder}: PGlite takes one process at a time, so wait for it to end (or remove ${path} if no such process is yours)`);
       }
       rmSync(path, { force: true });

@@ -94,6 +94,8 @@ function checkHashBounds(problems: Problems, value: unknown): void {
   const bounds = fieldsOf(value);
   if (bounds === undefined || Array.isArray(value)) return problems.add("ports.hashBounds must be an object");
   for (const [name, bound] of Object.entries(bounds)) {
+    // A member left undefined keeps its default, as delivery settings do.
+    if (bound === undefined) continue;
     if (!(typeof bound === "number" && Number.isFinite(bound) && bound >= 0)) problems.add(`ports.hashBounds.${name} must be a number, 0 or more`);
   }
 }

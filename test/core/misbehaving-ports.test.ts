@@ -84,10 +84,11 @@ describe("the configuration check", () => {
   });
 
   it("checks the hash bounds: each given one a number, 0 or more", () => {
-    expect([withPorts({ hashBounds: { bcryptMaxCost: -1, bcryptMinCost: "x", argon2MaxTime: 3 } }), withPorts({ hashBounds: [] }), withPorts({ hashBounds: { maxPasswordBytes: Number.NaN } })]).toEqual([
+    expect([withPorts({ hashBounds: { bcryptMaxCost: -1, bcryptMinCost: "x", argon2MaxTime: 3 } }), withPorts({ hashBounds: [] }), withPorts({ hashBounds: { maxPasswordBytes: Number.NaN } }), withPorts({ hashBounds: { bcryptMaxCost: undefined } })]).toEqual([
       ["ports.hashBounds.bcryptMaxCost must be a number, 0 or more", "ports.hashBounds.bcryptMinCost must be a number, 0 or more"],
       ["ports.hashBounds must be an object"],
       ["ports.hashBounds.maxPasswordBytes must be a number, 0 or more"],
+      [],
     ]);
   });
 
