@@ -288,12 +288,13 @@ async function deliverLeased(given: DeliveryPorts, delivering: Delivering): Prom
     const telemetry = given.telemetry === undefined ? undefined : safeTelemetry(given.telemetry, given.logger);
     const ports = telemetry === undefined ? given : { ...given, telemetry };
     const clock = checkedClock(ports.clock);
+    const random = ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random);
     if (telemetry === undefined) {
-      await delivering({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report });
+      await delivering({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random, report });
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
-        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random: ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random), report };
+        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random, report };
         await delivering(round);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });

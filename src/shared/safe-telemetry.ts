@@ -22,14 +22,18 @@ const NO_SPAN: TelemetrySpan = { setAttributes: () => undefined, fail: () => und
  * without a span when the host's did not run it). Without this, a counter that threw after a
  * user was written answered 13 for a user that exists.
  */
+const guardedTelemetries = new WeakSet<object>();
+
 export function safeTelemetry<TCounter extends string>(telemetry: Telemetry<TCounter>, logger: WarningLogger | undefined): Telemetry<TCounter> {
+  // Delivery after a write is handed the operation's ports, guarded already: not wrapped twice.
+  if (guardedTelemetries.has(telemetry)) return telemetry;
   // Once per logger: a counter that always throws must not add a line to every call.
   const report = (cause: unknown): void => warnHostOnce(logger, "telemetry-failed", { err: cause }, "human-users: the telemetry port failed; the work went on without it (warned once)");
   const guarded = (span: TelemetrySpan): TelemetrySpan => ({
     setAttributes: (attributes) => callAndForget(() => span.setAttributes(attributes)),
     fail: (reason) => callAndForget(() => span.fail(reason)),
   });
-  return {
+  const safe: Telemetry<TCounter> = {
     span<T>(name: string, attributes: Attributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
       let started: Promise<T> | undefined;
       // The work runs once, however often the host calls it; its own promise is the answer.
@@ -65,4 +69,6 @@ export function safeTelemetry<TCounter extends string>(telemetry: Telemetry<TCou
       }
     },
   };
+  guardedTelemetries.add(safe);
+  return safe;
 }
