@@ -15,6 +15,9 @@ interface Telemetry<TCounter extends string> {
 /** A span that records nothing: for work the host's span never ran. */
 const NO_SPAN: TelemetrySpan = { setAttributes: () => undefined, fail: () => undefined };
 
+/** The guarded wrappers this module made: never wrapped again. */
+const guardedTelemetries = new WeakSet<object>();
+
 /**
  * `telemetry` that can never change an answer. Tracing is the host's view of the work, not part
  * of it: a span or counter that throws, rejects, answers something other than the work's own
@@ -22,8 +25,6 @@ const NO_SPAN: TelemetrySpan = { setAttributes: () => undefined, fail: () => und
  * without a span when the host's did not run it). Without this, a counter that threw after a
  * user was written answered 13 for a user that exists.
  */
-const guardedTelemetries = new WeakSet<object>();
-
 export function safeTelemetry<TCounter extends string>(telemetry: Telemetry<TCounter>, logger: WarningLogger | undefined): Telemetry<TCounter> {
   // Delivery after a write is handed the operation's ports, guarded already: not wrapped twice.
   if (guardedTelemetries.has(telemetry)) return telemetry;
