@@ -115,3 +115,40 @@ describe("a batch whose connection failed with its outcome unknown", () => {
     expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
   });
 });
+
+describe("a batch the store cancelled, written again one user at a time", () => {
+  const rows = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"].map((name) => userRequest(name));
+  const cancelled = () => Promise.reject(new StorageUnavailableError("canceling statement due to lock timeout", { nothingWritten: true }));
+
+  it("stops trying after three users in a row fail as unavailable: the rest of the batch answers 14 without one timeout each", async () => {
+    const ports = bulkPorts();
+    let appends = 0;
+    const storage = patchStorage(ports.storage, {
+      userLog: {
+        appendNewUsers: cancelled,
+        append: () => {
+          appends += 1;
+          return cancelled();
+        },
+      },
+    });
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, rows, adminInAcme, { batchSize: 8, parallelBatches: 1 }));
+    expect(outcomes).toEqual(rows.map((_, index) => ({ index, error: unavailable() })));
+    expect(appends).toBe(3);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+  });
+
+  it("keeps trying while users between the failures are written: only the users behind a lock fail", async () => {
+    const ports = bulkPorts();
+    const locked = new Set(["a1", "a2", "a4", "a5", "a7"]);
+    const storage = patchStorage(ports.storage, {
+      userLog: {
+        appendNewUsers: cancelled,
+        append: (append) => (append.claims.some((claim) => claim.kind === "username" && locked.has(claim.key)) ? cancelled() : ports.storage.userLog.append(append)),
+      },
+    });
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, rows, adminInAcme, { batchSize: 8, parallelBatches: 1 }));
+    expect(outcomes.map((outcome) => ("ok" in outcome ? "ok" : "error" in outcome ? outcome.error.code : "other"))).toEqual(["ok", 14, 14, "ok", 14, 14, "ok", 14]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["a0", "a3", "a6"]);
+  });
+});

@@ -3,14 +3,27 @@ import type { AppendOutcome, UserAppend, UserLog } from "../../ports/user-log.js
 import type { ErrorBody } from "../../shared/error-body.js";
 import { sameClaim, userIdClaim } from "../claims.js";
 import { callPort, portFailure } from "../commands/port-call.js";
+import { unavailable } from "../errors/user-errors.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 
 export type WriteAnswer = Result<AppendOutcome, ErrorBody>;
 
+/**
+ * Unavailable answers in a row after which the rest of a batch is not tried: a store that is down,
+ * or a table every user waits on, would otherwise cost one timeout per user.
+ */
+export const UNAVAILABLE_IN_A_ROW = 3;
+
 async function oneByOne(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
   const answers: WriteAnswer[] = [];
+  let unavailableInARow = 0;
   // In input order, one at a time: of two appends holding one claim, the first wins.
-  for (const request of appends) answers.push(await callPort("storage write", ports.logger, () => userLog.append(request)));
+  for (const request of appends) {
+    const answer: WriteAnswer =
+      unavailableInARow >= UNAVAILABLE_IN_A_ROW ? err(unavailable()) : await callPort("storage write", ports.logger, () => userLog.append(request));
+    unavailableInARow = answer.isErr() && answer.error.code === 14 ? unavailableInARow + 1 : 0;
+    answers.push(answer);
+  }
   return answers;
 }
 
@@ -42,7 +55,8 @@ async function landedAnyway(ports: ResolvedPorts, userLog: UserLog, appends: rea
  * the user log offers it, else one `append` call each. A batch that is refused (a refused batch
  * writes nothing) is written again one append at a time, so that one bad append fails only itself:
  * also when the database cancelled it for time (one user waiting on another transaction's lock
- * held up the whole batch). An unreachable store, with what it wrote unknown, fails them all.
+ * held up the whole batch). After UNAVAILABLE_IN_A_ROW users in a row fail with 14, the rest of
+ * the batch answers 14 without being tried (nothing of theirs is written). An unreachable store, with what it wrote unknown, fails them all.
  */
 export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
   if (appends.length === 0) return [];
