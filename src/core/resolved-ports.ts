@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, UserLog } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, Storage, UserLog } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { checkedRandom } from "../shared/checked-random.js";
 import { checkedDirectory } from "./checked-directory.js";
@@ -41,6 +41,12 @@ export interface CommandRuntime {
   deliver(ports: ResolvedPorts, notificationIds: readonly string[], leased?: { readonly notifications: readonly PendingNotification[]; readonly until: Date }): Promise<unknown>;
   /** Until when an append leases its notifications to this process, when `deliver` sends them right after it. */
   leaseForWrite(ports: ResolvedPorts, now: Date): Date | undefined;
+  /**
+   * An operation on `storage` begins; the function returned ends it, and gives what the operation
+   * must wait for before it answers (the deliveries of operations that ended before it, recorded),
+   * if anything. Never throws; the returned promise never rejects.
+   */
+  beginOperation(storage: Storage): () => Promise<void> | undefined;
   passwordHashing(ports: Ports): PasswordHashing;
   /** WebAuthn, for passkey registration. */
   readonly passkeys: PasskeyCeremonies;

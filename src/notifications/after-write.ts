@@ -1,4 +1,4 @@
-import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts, type Leased } from "./deliver.js";
+import { deliverWrittenNotifications, type DeliveryPorts, type Leased } from "./deliver.js";
 import { resolveDeliverySettings } from "./settings.js";
 
 /** True when what an append writes is delivered by the operation right after it (not by the host or the worker). */
@@ -24,6 +24,8 @@ export function leaseForWrite(ports: DeliveryPorts, now: Date): Date | undefined
  */
 export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[], leased?: Leased): Promise<unknown> {
   if (notificationIds.length === 0 || !deliversAfterWrite(ports)) return Promise.resolve();
-  const delivery = leased === undefined ? deliverPendingNotifications(ports, { ids: notificationIds }) : deliverLeasedNotifications(ports, leased);
-  return ports.config?.immediateDelivery === "background" ? Promise.resolve() : delivery;
+  const background = ports.config?.immediateDelivery === "background";
+  // Awaited, the records may go with other callers' (see beginOperation); in the background, the round waits for its own.
+  const delivery = deliverWrittenNotifications(ports, notificationIds, leased, !background);
+  return background ? Promise.resolve() : delivery;
 }

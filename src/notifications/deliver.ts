@@ -15,6 +15,7 @@ import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
 import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
+import { deferRecord } from "./pending-records.js";
 import { tracedOutbox } from "./traced-outbox.js";
 
 /** The ports delivery needs: storage, mailer and clock, and optionally the others it uses. */
@@ -109,6 +110,8 @@ interface Round {
   readonly logger: Logger;
   readonly random: RandomSource;
   readonly report: DeliveryReport;
+  /** Records of delivered messages may be left to the last operation in flight (see `deferRecord`). */
+  readonly defersRecords: boolean;
 }
 
 async function recordDelivered(round: Round, notification: PendingNotification): Promise<void> {
@@ -178,7 +181,8 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
   const startedAt = round.clock.now();
   const attempt = await attemptDelivery(round, notification, startedAt);
   if (attempt.ok) {
-    await recordDelivered(round, notification);
+    const recorded = recordDelivered(round, notification);
+    if (!round.defersRecords || !deferRecord(round.ports.storage, recorded)) await recorded;
     return "delivered";
   }
   if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
@@ -268,19 +272,22 @@ async function deliverSet(round: Round, leased: Leased): Promise<void> {
  */
 export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
   if (options.ids?.length === 0 || options.limit === 0) return Promise.resolve(emptyReport());
-  return deliverLeased(ports, inSlices(options));
+  return deliverLeased(ports, inSlices(options), false);
 }
 
 /**
- * Delivers notifications an append has just leased to this process (`leased.until`: the append's
- * `leaseNotificationsUntil`), without leasing them again; otherwise as `deliverPendingNotifications`.
+ * Delivers what an operation's append just wrote: the notifications it leased to this process
+ * (`leased.until`: the append's `leaseNotificationsUntil`) without leasing them again, else the
+ * ones `ids` names. With `defersRecords`, a delivered one's record may be left to the last
+ * operation in flight on the store (`deferRecord`); otherwise as `deliverPendingNotifications`.
  */
-export function deliverLeasedNotifications(ports: DeliveryPorts, leased: Leased): Promise<DeliveryReport> {
+export function deliverWrittenNotifications(ports: DeliveryPorts, ids: readonly string[], leased: Leased | undefined, defersRecords: boolean): Promise<DeliveryReport> {
+  if (leased === undefined) return ids.length === 0 ? Promise.resolve(emptyReport()) : deliverLeased(ports, inSlices({ ids }), defersRecords);
   if (leased.notifications.length === 0) return Promise.resolve(emptyReport());
-  return deliverLeased(ports, (round) => deliverSet(round, leased));
+  return deliverLeased(ports, (round) => deliverSet(round, leased), defersRecords);
 }
 
-async function deliverLeased(given: DeliveryPorts, delivering: Delivering): Promise<DeliveryReport> {
+async function deliverLeased(given: DeliveryPorts, delivering: Delivering, defersRecords: boolean): Promise<DeliveryReport> {
   const report = emptyReport();
   const logger = safeLogger(given.logger);
   try {
@@ -290,11 +297,11 @@ async function deliverLeased(given: DeliveryPorts, delivering: Delivering): Prom
     const clock = checkedClock(ports.clock);
     const random = ports.random === undefined ? webCryptoRandom : checkedRandom(ports.random);
     if (telemetry === undefined) {
-      await delivering({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random, report });
+      await delivering({ ports, clock, outbox: ports.storage.outbox, settings: resolveDeliverySettings(ports.config), logger, random, report, defersRecords });
     } else {
       await telemetry.span("deliverPendingNotifications", {}, async (span) => {
         const outbox = tracedOutbox(ports.storage.outbox, telemetry);
-        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random, report };
+        const round = { ports, clock, outbox, telemetry, settings: resolveDeliverySettings(ports.config), logger, random, report, defersRecords };
         await delivering(round);
         span.setAttributes({ "human_users.delivered": report.delivered.length, "human_users.retrying": report.retrying.length, "human_users.dead": report.dead.length });
       });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
-import { deliverLeasedNotifications, deliverPendingNotifications, type DeliveryPorts } from "../../src/notifications/deliver.js";
+import { deliverWrittenNotifications, deliverPendingNotifications, type DeliveryPorts } from "../../src/notifications/deliver.js";
 import type { SmsMessage } from "../../src/ports/sms-sender.js";
 import type { OutboxNotification, PendingNotification, Storage } from "../../src/ports/storage.js";
 import type { Telemetry } from "../../src/ports/telemetry.js";
@@ -358,7 +358,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
     const mailer = memoryMailer();
     const logger = recordingLogger();
 
-    const report = await deliverLeasedNotifications({ storage, mailer, clock: brokenClock, logger }, { notifications: leased(count), until: start });
+    const report = await deliverWrittenNotifications({ storage, mailer, clock: brokenClock, logger }, [], { notifications: leased(count), until: start }, false);
 
     expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "internal", error: "Error: clock broke" }] });
     expect(logger.entries).toEqual([{ level: "error", message: "human-users: notification delivery stopped by an internal error", fields: { error: "Error: clock broke" } }]);
@@ -384,7 +384,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
     const mailer = memoryMailer();
     const logger = recordingLogger();
 
-    const report = await deliverLeasedNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry, logger }, { notifications: leased(count), until: start });
+    const report = await deliverWrittenNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry, logger }, [], { notifications: leased(count), until: start }, false);
 
     const ids = leased(count).map((notification) => notification.id);
     expect(report).toEqual({ delivered: ids, retrying: [], dead: [], errors: [] });

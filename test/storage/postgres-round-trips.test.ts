@@ -63,6 +63,15 @@ describe.skipIf(url === undefined)(`statements per createHumanUser on PostgreSQL
     expect(records).toEqual([["bea@example.com", "delivered", ""]]);
   });
 
+  it("with ten callers at once, has every delivery recorded once all have answered, though not each caller waited for its own", async () => {
+    const names = Array.from({ length: 10 }, (_, index) => `many${index}`);
+    const answers = await Promise.all(names.map((name) => createHumanUser(ports, userRequest(name), context)));
+    expect(answers.every((answer) => answer.isOk())).toBe(true);
+    const { rows } = await schema.pool.query("SELECT state, count(*)::int AS count FROM human_users_outbox GROUP BY state");
+    expect(rows).toEqual([{ state: "delivered", count: 10 }]);
+    expect(mailer.sent.length).toBe(10);
+  });
+
   it("reads the organization again on every call when the host turns the directory cache off", async () => {
     const uncached = { ...ports, config: { directoryCacheSeconds: 0 } };
     expect((await createHumanUser(uncached, userRequest("cid", { returnCode: {} }), context)).isOk()).toBe(true);

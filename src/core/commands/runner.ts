@@ -352,14 +352,20 @@ export async function runOperation<T>(
   name: string,
   work: (ready: ResolvedPorts, span?: TelemetrySpan) => Promise<Result<T, ErrorBody>>,
 ): Promise<Result<T, ErrorBody>> {
+  let end: (() => Promise<void> | undefined) | undefined;
   try {
     const resolved = resolvePorts(ports, runtime);
     if (resolved.isErr()) return err(resolved.error);
     const ready = resolved.value;
+    end = runtime.beginOperation(ready.storage);
     // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
     return await traceOperation(ready.telemetry, name, (span) => work(ready, span));
   } catch (cause) {
     return err(portFailure(cause, name, ports?.logger));
+  } finally {
+    // The last operation in flight answers once the deliveries of all are recorded (never rejects).
+    const recording = end?.();
+    if (recording !== undefined) await recording;
   }
 }
 
