@@ -54,12 +54,13 @@ export interface UserAppend {
    */
   readonly leaseNotificationsUntil?: Date;
   /**
-   * Kinds of this user's notifications that this append makes useless: the codes they carry were
-   * replaced by the one it writes. Every such notification still pending (leased or not; not the
-   * append's own) becomes dead in the same write, as after its last failed attempt: `state`
-   * "dead", code and link erased, `failedAt` the time of the append's first event, `lastError`
-   * "replaced by a newer code", `attempts` unchanged. So a mail that failed once is never sent
-   * after its successor, with a code that no longer works. Only in an append to an existing user.
+   * Kinds of this user's notifications that this append makes useless: the codes they carry no
+   * longer work after it (replaced by a new one, redeemed, or dropped with a changed password or
+   * address). Every such notification still pending (leased or not; not the append's own) becomes
+   * dead in the same write, as after its last failed attempt: `state` "dead", code and link
+   * erased, `failedAt` the time of the append's first event, `lastError` "its code no longer
+   * works", `attempts` unchanged. So a mail that failed once is never sent after its successor, or
+   * after its code was used, with a code that no longer works. Only in an append to an existing user.
    */
   readonly withdrawnNotificationKinds?: readonly string[];
   /** The user as it is after these events, for `queryUsers`: it replaces the user's listing. */

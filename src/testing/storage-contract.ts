@@ -580,7 +580,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect((await snapshot()).notifications).toEqual(before.notifications);
         expect(await storage.userLog.append(replacing)).toEqual({ ok: true });
         const [emailCode, phoneCode] = [notificationOf("u1", "org-a", 0), notificationOf("u1", "org-a", 1)];
-        const withdrawn = { ...pendingRecord(emailCode), code: "", link: "", state: "dead", failedAt: replacing.events[0]?.createdAt, lastError: "replaced by a newer code" };
+        const withdrawn = { ...pendingRecord(emailCode), code: "", link: "", state: "dead", failedAt: replacing.events[0]?.createdAt, lastError: "its code no longer works" };
         expect((await snapshot()).notifications).toEqual([withdrawn, pendingRecord(phoneCode), pendingRecord(notificationOf("u2", "org-a", 0)), pendingRecord(notificationOf("u1", "org-a", 2))]);
       }));
 

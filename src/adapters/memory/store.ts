@@ -270,7 +270,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       const failedAt = append.events[0]?.createdAt;
       for (const [id, entry] of outbox) {
         if (entry.record.userId !== append.userId || !withdrawn.includes(entry.record.kind)) continue;
-        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: "replaced by a newer code", leasedUntil: undefined, retryAt: undefined }));
+        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: "its code no longer works", leasedUntil: undefined, retryAt: undefined }));
       }
     }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();

@@ -86,7 +86,7 @@ WITH stream AS (
 ), withdrawn AS (
   UPDATE human_users_outbox o
   SET state = 'dead', code = '', link = '', leased_until = NULL, retry_at = NULL,
-    failed_at = ($2::json->0->>'createdAt')::timestamptz, last_error = 'replaced by a newer code'
+    failed_at = ($2::json->0->>'createdAt')::timestamptz, last_error = 'its code no longer works'
   WHERE (SELECT ok FROM complete) AND json_array_length($9::json) > 0 AND o.state = 'pending' AND o.user_id = $4
     AND o.kind = ANY (ARRAY(SELECT json_array_elements_text($9::json)))
 )

@@ -8,7 +8,7 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
-import { sequenceEvents, type UserEventDraft } from "../events/user-events.js";
+import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
@@ -16,7 +16,7 @@ import type { TelemetrySpan } from "../../ports/telemetry.js";
 import { applyEvent, foldUser } from "../users/fold-user.js";
 import { findUserIdByLoginName } from "../users/login-name.js";
 import { userListing } from "../users/user-listing.js";
-import type { UserState } from "../users/user-state.js";
+import type { PendingCode, UserState } from "../users/user-state.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import type { FieldTree } from "../wire/field-tree.js";
@@ -185,27 +185,28 @@ export async function prepareCommand<TParsed, TResponse>(
 /** An append while it is built: members in the order they are written. */
 type AppendSoFar = { -readonly [K in keyof UserAppend]?: UserAppend[K] };
 
-/** The kind of message that carries each code a new code of its kind replaces. */
-const MAIL_OF_REPLACED_CODE: Readonly<Partial<Record<UserEventDraft["type"], NotificationKind>>> = {
-  "user.human.email.code.added": "email.verification",
-  "user.human.phone.code.added": "phone.verification",
-  "user.human.initialization.code.added": "email.initialization",
-  "user.human.password.code.added": "email.password_reset",
-};
+/** Where the code each kind of message carries is kept in a user's state. */
+const CODE_OF_MESSAGE: readonly (readonly [NotificationKind, (user: UserState) => PendingCode | undefined])[] = [
+  ["email.verification", (user) => user.email.code],
+  ["phone.verification", (user) => user.phone?.code],
+  ["email.initialization", (user) => user.initCode],
+  ["email.password_reset", (user) => user.passwordResetCode],
+];
 
 /**
- * The kinds of message whose pending ones the decided events make dead: a new code of a kind
- * makes the one before it dead, so a message still waiting for a retry must not go out after its
- * successor, whether the new code is mailed or returned to the caller. Passkey links are the
- * exception: each has its own code, and they live side by side.
+ * The kinds of message whose pending ones the decided events make dead: those whose code no
+ * longer works after them. A new code replaces the one before it (whether it is mailed or returned
+ * to the caller), and a code is used up when it is redeemed, when the password changes (a reset
+ * code) or the address does (its verification code): a message still waiting for a retry must not
+ * go out with it. Passkey links are the exception: each has its own code, and they live side by side.
  */
-function replacedKinds(events: readonly UserEventDraft[]): NotificationKind[] {
-  const kinds = new Set<NotificationKind>();
-  for (const event of events) {
-    const kind = MAIL_OF_REPLACED_CODE[event.type];
-    if (kind !== undefined) kinds.add(kind);
+function deadCodeKinds(before: UserState, after: UserState): NotificationKind[] {
+  const kinds: NotificationKind[] = [];
+  for (const [kind, codeOf] of CODE_OF_MESSAGE) {
+    const earlier = codeOf(before)?.hash;
+    if (earlier !== undefined && codeOf(after)?.hash !== earlier) kinds.push(kind);
   }
-  return [...kinds];
+  return kinds;
 }
 
 /** A decision and the append that writes it (none when there is nothing to write). */
@@ -271,7 +272,7 @@ export async function decideCommand<TParsed, TResponse>(
     if (decision.releasedClaims !== undefined && decision.releasedClaims.length > 0) append.releasedClaims = decision.releasedClaims;
     append.notifications = notifications;
     if (leased !== undefined) append.leaseNotificationsUntil = leased;
-    const withdrawn = after > 0 ? replacedKinds(decision.events) : [];
+    const withdrawn = user === undefined ? [] : deadCodeKinds(user, changed);
     if (withdrawn.length > 0) append.withdrawnNotificationKinds = withdrawn;
     append.listing = userListing(changed);
     const facts = { userId: decision.userId, sequence: String(after + decision.events.length), date, resourceOwner: orgId };

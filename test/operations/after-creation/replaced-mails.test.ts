@@ -2,7 +2,8 @@
 // a retry must not go out after its successor with a code that no longer works (a reader who types
 // it uses up the live code's tries).
 import { describe, expect, it } from "vitest";
-import { createHumanUser, deliverPendingNotifications, passwordReset, resendEmailCode, verifyEmail, type Mailer, type MailMessage } from "../../../src/index.js";
+import { createHumanUser, deliverPendingNotifications, importHumanUser, passwordReset, resendEmailCode, setPassword, verifyEmail, verifyInitCode, type Mailer, type MailMessage } from "../../../src/index.js";
+import { cheapHasher } from "../support/first-login.js";
 import { member, minimalCreate, testPorts } from "../support/ports.js";
 
 /** A mailer that refuses its first `failures` sends, and keeps the rest. */
@@ -31,7 +32,7 @@ describe("a resent code", () => {
 
     expect(mailer.sent.map((message) => message.kind)).toEqual(["email.verification"]);
     expect(ports.storage.notifications().map((record) => [record.state, record.lastError ?? ""])).toEqual([
-      ["dead", "replaced by a newer code"],
+      ["dead", "its code no longer works"],
       ["delivered", ""],
     ]);
     expect((await verifyEmail(ports, { userId, verificationCode: mailer.sent[0]?.code ?? "" })).isOk()).toBe(true);
@@ -45,7 +46,7 @@ describe("a resent code", () => {
     for (let round = 0; round < 3; round++) await deliverPendingNotifications({ ...ports, clock: { now: () => new Date(Date.parse("2026-03-04T06:00:00Z") + round * 3_600_000) } });
 
     expect(mailer.sent).toEqual([]);
-    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.verification", "dead", "replaced by a newer code"]]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.verification", "dead", "its code no longer works"]]);
     expect((await verifyEmail(ports, { userId, verificationCode: resent.verificationCode ?? "" })).isOk()).toBe(true);
   });
 
@@ -58,7 +59,7 @@ describe("a resent code", () => {
     for (let round = 0; round < 3; round++) await deliverPendingNotifications({ ...ports, clock: { now: () => new Date(Date.parse("2026-03-04T06:00:00Z") + round * 3_600_000) } });
 
     expect(mailer.sent).toEqual([]);
-    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.password_reset", "dead", "replaced by a newer code"]]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.password_reset", "dead", "its code no longer works"]]);
   });
 
   it("makes dead a mail the worker is about to send in the same round: each lease is taken right before its sends", async () => {
@@ -83,8 +84,74 @@ describe("a resent code", () => {
     expect([sent.map((message) => message.to), report.delivered.length, report.dead.length]).toEqual([["ann@acme.test"], 1, 0]);
     expect(ports.storage.notifications().map((record) => [record.userId, record.state, record.lastError ?? ""])).toEqual([
       [ann.userId, "delivered", ""],
-      [bob.userId, "dead", "replaced by a newer code"],
+      [bob.userId, "dead", "its code no longer works"],
     ]);
     expect((await verifyEmail(ports, { userId: bob.userId, verificationCode: resent.verificationCode ?? "" })).isOk()).toBe(true);
+  });
+});
+
+/** A mailer whose first send reaches the reader, though its answer is lost: it counts as failed. */
+function lostAnswerMailer(): Mailer & { readonly received: MailMessage[] } {
+  const received: MailMessage[] = [];
+  return {
+    received,
+    send(message) {
+      received.push(message);
+      return received.length === 1 ? Promise.reject(new Error("connection reset after DATA")) : Promise.resolve();
+    },
+  };
+}
+
+/** The worker's next rounds, hours apart: every retry that is due goes. */
+async function laterRounds(ports: Parameters<typeof deliverPendingNotifications>[0]): Promise<void> {
+  for (let round = 0; round < 3; round++) await deliverPendingNotifications({ ...ports, clock: { now: () => new Date(Date.parse("2026-03-04T06:00:00Z") + round * 3_600_000) } });
+}
+
+describe("a used-up code", () => {
+  it("redeemed from a verification mail whose send was answered as failed: its retry is dead, and the reader gets it once", async () => {
+    const mailer = lostAnswerMailer();
+    const ports = testPorts({ mailer, config: { delivery: { maxAttempts: 5 } } });
+    const { userId } = (await createHumanUser(ports, minimalCreate(), { requester: member }))._unsafeUnwrap();
+    expect((await verifyEmail(ports, { userId, verificationCode: mailer.received[0]?.code ?? "" })).isOk()).toBe(true);
+    await laterRounds(ports);
+
+    expect(mailer.received.map((message) => message.kind)).toEqual(["email.verification"]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.verification", "dead", "its code no longer works"]]);
+  });
+
+  it("redeemed from an initialization mail whose send was answered as failed: its retry is dead", async () => {
+    const mailer = lostAnswerMailer();
+    const ports = testPorts({ mailer, config: { delivery: { maxAttempts: 5 } } });
+    const imported = await importHumanUser(ports, { userName: "ann", profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test", isEmailVerified: false } }, { requester: member });
+    const userId = imported._unsafeUnwrap().userId;
+    const initialization = mailer.received.find((message) => message.kind === "email.initialization");
+    expect((await verifyInitCode(ports, { userId, verificationCode: initialization?.code ?? "" })).isOk()).toBe(true);
+    await laterRounds(ports);
+
+    expect(mailer.received.map((message) => message.kind)).toEqual(["email.initialization"]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.initialization", "dead", "its code no longer works"]]);
+  });
+
+  it("of a password reset, once the password is set another way: the reset mail waiting for its retry is dead", async () => {
+    const mailer = flakyMailer(1);
+    const ports = testPorts({ mailer, passwordHasher: cheapHasher, config: { delivery: { maxAttempts: 5 } } });
+    const { userId } = (await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@acme.test", isVerified: true }, password: { password: "Secret-pass1" } }, { requester: member }))._unsafeUnwrap();
+    expect((await passwordReset(ports, { userId, sendLink: {} }, { requester: member })).isOk()).toBe(true);
+    expect((await setPassword(ports, { userId, newPassword: { password: "Secret-pass2" } }, { requester: member })).isOk()).toBe(true);
+    await laterRounds(ports);
+
+    expect(mailer.sent).toEqual([]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.password_reset", "dead", "its code no longer works"]]);
+  });
+
+  it("is not a failed try: a wrong code leaves the mail of the live one to be retried", async () => {
+    const mailer = flakyMailer(1);
+    const ports = testPorts({ mailer, config: { delivery: { maxAttempts: 5 } } });
+    const { userId } = (await createHumanUser(ports, minimalCreate(), { requester: member }))._unsafeUnwrap();
+    expect((await verifyEmail(ports, { userId, verificationCode: "WRONG1" })).isErr()).toBe(true);
+    await laterRounds(ports);
+
+    expect(mailer.sent.map((message) => message.kind)).toEqual(["email.verification"]);
+    expect((await verifyEmail(ports, { userId, verificationCode: mailer.sent[0]?.code ?? "" })).isOk()).toBe(true);
   });
 });
