@@ -138,6 +138,17 @@ describe("a batch the store cancelled, written again one user at a time", () => 
     expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
   });
 
+  it("tries every user of a store that writes one at a time anyway (no appendNewUsers): a short outage fails only the users it met", async () => {
+    const ports = bulkPorts();
+    let appends = 0;
+    const { appendNewUsers: _batches, ...oneAtATime } = patchStorage(ports.storage, {
+      userLog: { append: (append) => (++appends <= 3 ? Promise.reject(new StorageUnavailableError("connection refused")) : ports.storage.userLog.append(append)) },
+    }).userLog;
+    const storage = { ...ports.storage, userLog: oneAtATime };
+    const outcomes = await collect(importHumanUsers({ ...ports, storage }, rows, adminInAcme, { batchSize: 8, parallelBatches: 1 }));
+    expect(outcomes.map((outcome) => ("ok" in outcome ? "ok" : "error" in outcome ? outcome.error.code : "other"))).toEqual([14, 14, 14, "ok", "ok", "ok", "ok", "ok"]);
+  });
+
   it("keeps trying while users between the failures are written: only the users behind a lock fail", async () => {
     const ports = bulkPorts();
     const locked = new Set(["a1", "a2", "a4", "a5", "a7"]);

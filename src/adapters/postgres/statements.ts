@@ -47,7 +47,7 @@ function insertNotifications(list: string, lease: string): string {
  * The notifications are written leased until $8 when it is set: the writer delivers them itself
  * without a lease call, and should it never report on them the workers take them when it is over.
  * The user's pending notifications of the kinds in $9 are made dead under the same condition
- * (their codes were replaced); the statement's snapshot does not see the notifications it writes.
+ * (their codes no longer work); the statement's snapshot does not see the notifications it writes.
  * $1 claims taken, $2 events, $3 notifications (JSON arrays), $4 the user id, $5 the expected
  * sequence, $6 claims given up, $7 the listing (a JSON object), $8 the lease's end or NULL, $9 the
  * kinds withdrawn (a JSON array).

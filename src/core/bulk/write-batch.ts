@@ -14,13 +14,17 @@ export type WriteAnswer = Result<AppendOutcome, ErrorBody>;
  */
 export const UNAVAILABLE_IN_A_ROW = 3;
 
-async function oneByOne(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
+/**
+ * `appends` written one at a time, in input order: of two appends holding one claim, the first
+ * wins. `capped`: after a batch the database cancelled, stop trying after UNAVAILABLE_IN_A_ROW.
+ */
+async function oneByOne(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[], capped = false): Promise<WriteAnswer[]> {
   const answers: WriteAnswer[] = [];
+  const limit = capped ? UNAVAILABLE_IN_A_ROW : Number.POSITIVE_INFINITY;
   let unavailableInARow = 0;
-  // In input order, one at a time: of two appends holding one claim, the first wins.
   for (const request of appends) {
     const answer: WriteAnswer =
-      unavailableInARow >= UNAVAILABLE_IN_A_ROW ? err(unavailable()) : await callPort("storage write", ports.logger, () => userLog.append(request));
+      unavailableInARow >= limit ? err(unavailable()) : await callPort("storage write", ports.logger, () => userLog.append(request));
     unavailableInARow = answer.isErr() && answer.error.code === 14 ? unavailableInARow + 1 : 0;
     answers.push(answer);
   }
@@ -55,8 +59,8 @@ async function landedAnyway(ports: ResolvedPorts, userLog: UserLog, appends: rea
  * the user log offers it, else one `append` call each. A batch that is refused (a refused batch
  * writes nothing) is written again one append at a time, so that one bad append fails only itself:
  * also when the database cancelled it for time (one user waiting on another transaction's lock
- * held up the whole batch). After UNAVAILABLE_IN_A_ROW users in a row fail with 14, the rest of
- * the batch answers 14 without being tried (nothing of theirs is written). An unreachable store, with what it wrote unknown, fails them all.
+ * held up the whole batch); there, after UNAVAILABLE_IN_A_ROW users in a row fail with 14, the rest
+ * of the batch answers 14 without being tried (nothing of theirs is written). An unreachable store, with what it wrote unknown, fails them all.
  */
 export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
   if (appends.length === 0) return [];
@@ -69,7 +73,10 @@ export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends
       throw error;
     }),
   );
-  if (batch.isErr()) return batch.error.code === 14 && !wroteNothing(cause) ? landedAnyway(ports, userLog, appends, batch.error) : oneByOne(ports, userLog, appends);
+  if (batch.isErr()) {
+    if (batch.error.code !== 14) return oneByOne(ports, userLog, appends);
+    return wroteNothing(cause) ? oneByOne(ports, userLog, appends, true) : landedAnyway(ports, userLog, appends, batch.error);
+  }
   if (batch.value.length === appends.length) return batch.value.map((outcome) => ok(outcome));
   // What such a store wrote is unknown, so nothing is written again.
   const failure = portFailure(new Error(`appendNewUsers answered ${batch.value.length} outcomes for ${appends.length} appends`), "storage batch write", ports.logger);

@@ -21,6 +21,7 @@ import { resolveRequestLimits } from "../validation/request-limits.js";
 import { camelCaseKeys } from "../wire/camel-case-keys.js";
 import type { FieldTree } from "../wire/field-tree.js";
 import { rfc3339 } from "../wire/timestamp.js";
+import { MAX_CODE_ATTEMPTS } from "../secrets/code-check.js";
 import type { AppendFacts, Command, DecideInput, Decision, RequestObject } from "./command.js";
 import { callPort, portFailure } from "./port-call.js";
 import { askAuthorizer } from "./ask-authorizer.js";
@@ -196,15 +197,18 @@ const CODE_OF_MESSAGE: readonly (readonly [NotificationKind, (user: UserState) =
 /**
  * The kinds of message whose pending ones the decided events make dead: those whose code no
  * longer works after them. A new code replaces the one before it (whether it is mailed or returned
- * to the caller), and a code is used up when it is redeemed, when the password changes (a reset
- * code) or the address does (its verification code): a message still waiting for a retry must not
- * go out with it. Passkey links are the exception: each has its own code, and they live side by side.
+ * to the caller), and a code is used up when it is redeemed, when its last wrong try is made, when
+ * the password changes (a reset code) or the address does (its verification code): a message
+ * still waiting for a retry must not go out with it. Passkey links are the exception: each has its own code, and they live side by side.
  */
 function deadCodeKinds(before: UserState, after: UserState): NotificationKind[] {
   const kinds: NotificationKind[] = [];
   for (const [kind, codeOf] of CODE_OF_MESSAGE) {
-    const earlier = codeOf(before)?.hash;
-    if (earlier !== undefined && codeOf(after)?.hash !== earlier) kinds.push(kind);
+    const earlier = codeOf(before);
+    if (earlier === undefined || earlier.failedAttempts >= MAX_CODE_ATTEMPTS) continue;
+    const later = codeOf(after);
+    // Replaced or dropped, or killed by its last wrong try.
+    if (later?.hash !== earlier.hash || later.failedAttempts >= MAX_CODE_ATTEMPTS) kinds.push(kind);
   }
   return kinds;
 }

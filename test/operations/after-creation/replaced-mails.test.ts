@@ -144,6 +144,19 @@ describe("a used-up code", () => {
     expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.password_reset", "dead", "its code no longer works"]]);
   });
 
+  it("by its last wrong try: the mail waiting for its retry is dead, since its code would only answer 9", async () => {
+    const mailer = flakyMailer(1);
+    const ports = testPorts({ mailer, config: { delivery: { maxAttempts: 5 } } });
+    const { userId } = (await createHumanUser(ports, minimalCreate(), { requester: member }))._unsafeUnwrap();
+    for (let attempt = 0; attempt < 4; attempt++) expect((await verifyEmail(ports, { userId, verificationCode: "WRONG1" }))._unsafeUnwrapErr().code).toBe(3);
+    expect(ports.storage.notifications().map((record) => record.state)).toEqual(["pending"]);
+    expect((await verifyEmail(ports, { userId, verificationCode: "WRONG1" }))._unsafeUnwrapErr().code).toBe(3);
+    await laterRounds(ports);
+
+    expect(mailer.sent).toEqual([]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.state, record.lastError ?? ""])).toEqual([["email.verification", "dead", "its code no longer works"]]);
+  });
+
   it("is not a failed try: a wrong code leaves the mail of the live one to be retried", async () => {
     const mailer = flakyMailer(1);
     const ports = testPorts({ mailer, config: { delivery: { maxAttempts: 5 } } });
