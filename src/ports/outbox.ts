@@ -81,7 +81,9 @@ export interface Outbox {
   lease(request: LeaseRequest): Promise<readonly PendingNotification[]>;
   /**
    * Records a delivery and erases the plain code and link. Not fenced by the lease: a message that
-   * went out was delivered, whoever reports it, even after its lease was over.
+   * went out was delivered, whoever reports it, even after its lease was over; also when an append
+   * withdrew it while it was being sent (dead, `lastError` "its code no longer works"). A
+   * notification that is delivered, or dead otherwise, stays as it is.
    */
   markDelivered(id: string, at: Date): Promise<void>;
   /**

@@ -584,6 +584,18 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect((await snapshot()).notifications).toEqual([withdrawn, pendingRecord(phoneCode), pendingRecord(notificationOf("u2", "org-a", 0)), pendingRecord(notificationOf("u1", "org-a", 2))]);
       }));
 
+      it("records the delivery of a notification withdrawn while it was being sent (the mail went out), and no failure of one", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, notifications: 2 }));
+        await lease(storage, 0);
+        const withdrawing = { ...existingUserAppend("u1", 1), withdrawnNotificationKinds: ["email.verification", "phone.verification"] };
+        expect(await storage.userLog.append(withdrawing)).toEqual({ ok: true });
+        await storage.outbox.markDelivered("u1-n0", at(1_000));
+        await storage.outbox.markFailed("u1-n1", { at: at(1_000), error: "smtp 451", retryAt: at(30_000) });
+        const withdrawn = (index: number) => ({ ...pendingRecord(notificationOf("u1", "org-a", index)), code: "", link: "", state: "dead", failedAt: withdrawing.events[0]?.createdAt, lastError: "its code no longer works" });
+        expect((await snapshot()).notifications).toEqual([{ ...withdrawn(0), state: "delivered", deliveredAt: at(1_000).toISOString() }, withdrawn(1)]);
+        expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
+      }));
+
       it("checks an existing user's sequence before its claims", withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 2 }));
         await storage.userLog.append(newUserAppend("u2"));

@@ -73,7 +73,7 @@ describe("migration 7 on PGlite", () => {
       await runMigrations(database, migrations.filter((migration) => migration.version < 3));
       await writeOldUsers(database);
       expect(await beforeVersion7(database)).toEqual({ applied: [3, 4, 5, 6], foldedTogether: [] });
-      expect(await migratePglite(db)).toEqual({ applied: [7], foldedTogether: [] });
+      expect(await migratePglite(db)).toEqual({ applied: [7, 8], foldedTogether: [] });
       await checkFoldedNames(pgliteStore({ db }).userLog);
     } finally {
       await db.close();
@@ -94,7 +94,7 @@ describe.skipIf(url === undefined)(`migration 7 on the server${needsServer}`, ()
       } finally {
         client.release();
       }
-      expect(await migrate(schema.pool)).toEqual({ applied: [7], foldedTogether: [] });
+      expect(await migrate(schema.pool)).toEqual({ applied: [7, 8], foldedTogether: [] });
       await checkFoldedNames(postgresStore({ pool: schema.pool }).userLog);
     } finally {
       await schema.drop();

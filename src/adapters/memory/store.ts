@@ -22,6 +22,9 @@ import type {
 import { isDeeplyFrozen } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
 
+/** `lastError` of a notification an append withdrew (`withdrawnNotificationKinds`). */
+const WITHDRAWN_ERROR = "its code no longer works";
+
 /** The organizations and identity providers a `memoryStore` starts with. */
 export interface MemoryStoreSeed {
   readonly organizations?: readonly Organization[];
@@ -270,7 +273,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       const failedAt = append.events[0]?.createdAt;
       for (const [id, entry] of outbox) {
         if (entry.record.userId !== append.userId || !withdrawn.includes(entry.record.kind)) continue;
-        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: "its code no longer works", leasedUntil: undefined, retryAt: undefined }));
+        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: WITHDRAWN_ERROR, leasedUntil: undefined, retryAt: undefined }));
       }
     }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
@@ -359,7 +362,12 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     },
     // Unfenced: a mail that went out was delivered, whoever reports it (see `Outbox.markDelivered`).
     markDelivered(id, at) {
-      updatePending(id, () => ({ state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
+      const entry = outbox.get(id);
+      // Withdrawn while it was being sent: the mail went out all the same (see `Outbox.markDelivered`).
+      const withdrawn = entry?.record.state === "dead" && entry.record.lastError === WITHDRAWN_ERROR;
+      if (entry !== undefined && (entry.record.state === "pending" || withdrawn)) {
+        entry.record = patched(entry.record, { state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined });
+      }
       return Promise.resolve();
     },
     markFailed(id, failure: DeliveryFailure) {

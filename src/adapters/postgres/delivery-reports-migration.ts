@@ -69,3 +69,42 @@ BEGIN
 END
 $$;
 `;
+
+/**
+ * Version 8: a delivery is recorded also for a notification an append withdrew while it was being
+ * sent (`withdrawnNotificationKinds`: dead, "its code no longer works"). The mail went out, and
+ * its record often follows the user's next write (a code redeemed at once, from that very mail):
+ * left dead, a delivered mail read as dead. Other dead notifications stay dead, as before.
+ */
+export const DELIVERY_OF_WITHDRAWN_SQL = `
+CREATE OR REPLACE FUNCTION human_users_mark_delivered(reports json) RETURNS integer
+LANGUAGE plpgsql
+SET enable_seqscan = off
+AS $$
+DECLARE
+  marked integer := 0;
+  one integer;
+  report record;
+BEGIN
+  IF json_array_length(reports) > 10 THEN
+    EXECUTE $update$
+      UPDATE human_users_outbox AS o
+      SET state = 'delivered', code = '', link = '', delivered_at = d.at, leased_until = NULL, retry_at = NULL
+      FROM json_to_recordset($1) AS d(id text, at timestamptz)
+      WHERE o.id = ANY (ARRAY(SELECT r.id FROM json_to_recordset($1) AS r(id text))) AND o.id = d.id
+        AND (o.state = 'pending' OR (o.state = 'dead' AND o.last_error = 'its code no longer works'))
+    $update$ USING reports;
+    GET DIAGNOSTICS marked = ROW_COUNT;
+    RETURN marked;
+  END IF;
+  FOR report IN SELECT d.id, d.at FROM json_to_recordset(reports) AS d(id text, at timestamptz) ORDER BY d.id LOOP
+    UPDATE human_users_outbox
+    SET state = 'delivered', code = '', link = '', delivered_at = report.at, leased_until = NULL, retry_at = NULL
+    WHERE id = report.id AND (state = 'pending' OR (state = 'dead' AND last_error = 'its code no longer works'));
+    GET DIAGNOSTICS one = ROW_COUNT;
+    marked := marked + one;
+  END LOOP;
+  RETURN marked;
+END
+$$;
+`;

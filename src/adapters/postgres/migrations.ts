@@ -1,5 +1,5 @@
 import type { SqlSession } from "./sql-database.js";
-import { DELIVERY_REPORTS_BY_ID_SQL, DELIVERY_REPORTS_SQL } from "./delivery-reports-migration.js";
+import { DELIVERY_OF_WITHDRAWN_SQL, DELIVERY_REPORTS_BY_ID_SQL, DELIVERY_REPORTS_SQL } from "./delivery-reports-migration.js";
 import { foldListingNames, LISTING_NAMES_SQL } from "./listing-names-migration.js";
 import { backfillListings, LISTINGS_SQL } from "./listings-migration.js";
 import { recomputeUsernameClaimKeys, USERNAME_KEYS_SQL, type UsernamesFoldedTogether } from "./username-claim-keys.js";
@@ -149,6 +149,7 @@ export const migrations: readonly Migration[] = [
       return {};
     },
   },
+  { version: 8, name: "delivery_of_withdrawn", sql: DELIVERY_OF_WITHDRAWN_SQL },
 ];
 
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */
