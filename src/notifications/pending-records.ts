@@ -33,8 +33,12 @@ export function beginOperation(storage: Storage): () => Promise<void> | undefine
     ended = true;
     state.operations -= 1;
     if (state.operations > 0 || state.records.size === 0) return undefined;
-    // Records given later belong to operations that begin later, and the last of them waits for those.
-    return Promise.all([...state.records]).then(() => undefined);
+    // Taken over by this operation alone: a record that never settles holds this one answer, as it
+    // held its own operation's before, not every operation that ends last after it. Records given
+    // later belong to operations that begin later, and the last of them waits for those.
+    const waiting = [...state.records];
+    state.records.clear();
+    return Promise.all(waiting).then(() => undefined);
   };
 }
 

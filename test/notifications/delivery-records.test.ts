@@ -125,3 +125,18 @@ describe("a round the host runs itself", () => {
     expect(states(base)).toEqual([["ann@acme.test", "delivered"]]);
   });
 });
+
+describe("a record that never settles", () => {
+  it("holds the one operation that ends last after it, not every later one", async () => {
+    const base = testPorts();
+    const never = new Promise<void>(() => undefined);
+    const ports = heldRecords(base, never);
+    const ann = (async () => await createHumanUser(ports, minimalCreate(), context))();
+    expect(await settled(ann)).toBe(false);
+    // Ann's own call waits for her record, as it always did; calls after it are not held by it.
+    const second = (async () => await createHumanUser(ports, bea, context))();
+    expect(await settled(second)).toBe(true);
+    expect((await second).isOk()).toBe(true);
+    expect(await settled((async () => await getUser(ports, { userId: FIRST_ID }, context))())).toBe(true);
+  });
+});
