@@ -21,8 +21,8 @@ function inFlightOn(storage: Storage): InFlight {
  * record rides in a write on its way, or goes with other callers' records in one statement. The
  * last operation to end waits for every record still on its way, so that once all the operations
  * a host started have answered, every delivery they made is recorded (or its failure logged), and
- * the host may end its database. Callers that each waited for their own record would move in step: a
- * write and a record statement each, in turn.
+ * the host may end its database. Callers that each waited for their own record would move in
+ * step: a write and a record statement each, in turn.
  */
 export function beginOperation(storage: Storage): () => Promise<void> | undefined {
   const state = inFlightOn(storage);

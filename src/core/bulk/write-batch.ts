@@ -60,7 +60,8 @@ async function landedAnyway(ports: ResolvedPorts, userLog: UserLog, appends: rea
  * writes nothing) is written again one append at a time, so that one bad append fails only itself:
  * also when the database cancelled it for time (one user waiting on another transaction's lock
  * held up the whole batch); there, after UNAVAILABLE_IN_A_ROW users in a row fail with 14, the rest
- * of the batch answers 14 without being tried (nothing of theirs is written). An unreachable store, with what it wrote unknown, fails them all.
+ * of the batch answers 14 without being tried (nothing of theirs is written). An unreachable
+ * store, with what it wrote unknown, fails them all.
  */
 export async function writeBatch(ports: ResolvedPorts, userLog: UserLog, appends: readonly UserAppend[]): Promise<WriteAnswer[]> {
   if (appends.length === 0) return [];

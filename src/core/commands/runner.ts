@@ -199,7 +199,8 @@ const CODE_OF_MESSAGE: readonly (readonly [NotificationKind, (user: UserState) =
  * longer works after them. A new code replaces the one before it (whether it is mailed or returned
  * to the caller), and a code is used up when it is redeemed, when its last wrong try is made, when
  * the password changes (a reset code) or the address does (its verification code): a message
- * still waiting for a retry must not go out with it. Passkey links are the exception: each has its own code, and they live side by side.
+ * still waiting for a retry must not go out with it. Passkey links are the exception: each has
+ * its own code, and they live side by side.
  */
 function deadCodeKinds(before: UserState, after: UserState): NotificationKind[] {
   const kinds: NotificationKind[] = [];
