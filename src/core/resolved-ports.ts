@@ -42,11 +42,11 @@ export interface CommandRuntime {
   /** Until when an append leases its notifications to this process, when `deliver` sends them right after it. */
   leaseForWrite(ports: ResolvedPorts, now: Date): Date | undefined;
   /**
-   * An operation on `storage` begins; the function returned ends it, and gives what the operation
-   * must wait for before it answers (the deliveries of operations that ended before it, recorded),
-   * if anything. Never throws; the returned promise never rejects.
+   * A command on `storage` begins; the function returned ends it, and gives what the command must
+   * wait for before it answers (the deliveries of commands that ended before it, recorded), if
+   * anything. Never throws; the returned promise never rejects.
    */
-  beginOperation(storage: Storage): () => Promise<void> | undefined;
+  beginCommand(storage: Storage): () => Promise<void> | undefined;
   passwordHashing(ports: Ports): PasswordHashing;
   /** WebAuthn, for passkey registration. */
   readonly passkeys: PasskeyCeremonies;

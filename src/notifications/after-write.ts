@@ -25,7 +25,7 @@ export function leaseForWrite(ports: DeliveryPorts, now: Date): Date | undefined
 export function deliverAfterWrite(ports: DeliveryPorts, notificationIds: readonly string[], leased?: Leased): Promise<unknown> {
   if (notificationIds.length === 0 || !deliversAfterWrite(ports)) return Promise.resolve();
   const background = ports.config?.immediateDelivery === "background";
-  // Awaited, the records may go with other callers' (see beginOperation); in the background, the round waits for its own.
+  // Awaited, the records may go with other callers' (see beginCommand); in the background, the round waits for its own.
   const delivery = deliverWrittenNotifications(ports, notificationIds, leased, !background);
   return background ? Promise.resolve() : delivery;
 }

@@ -110,7 +110,7 @@ interface Round {
   readonly logger: Logger;
   readonly random: RandomSource;
   readonly report: DeliveryReport;
-  /** Records of delivered messages may be left to the last operation in flight (see `deferRecord`). */
+  /** Records of delivered messages may be left to the last command in flight (see `deferRecord`). */
   readonly defersRecords: boolean;
 }
 
@@ -279,7 +279,7 @@ export function deliverPendingNotifications(ports: DeliveryPorts, options: Deliv
  * Delivers what an operation's append just wrote: the notifications it leased to this process
  * (`leased.until`: the append's `leaseNotificationsUntil`) without leasing them again, else the
  * ones `ids` names. With `defersRecords`, a delivered one's record may be left to the last
- * operation in flight on the store (`deferRecord`); otherwise as `deliverPendingNotifications`.
+ * command in flight on the store (`deferRecord`); otherwise as `deliverPendingNotifications`.
  */
 export function deliverWrittenNotifications(ports: DeliveryPorts, ids: readonly string[], leased: Leased | undefined, defersRecords: boolean): Promise<DeliveryReport> {
   if (leased === undefined) return ids.length === 0 ? Promise.resolve(emptyReport()) : deliverLeased(ports, inSlices({ ids }), defersRecords);

@@ -1,7 +1,7 @@
 import { err, ok } from "neverthrow";
 import type { CommandRuntime } from "../core/resolved-ports.js";
 import { deliverAfterWrite, leaseForWrite } from "../notifications/after-write.js";
-import { beginOperation } from "../notifications/pending-records.js";
+import { beginCommand } from "../notifications/pending-records.js";
 import { lazyWebAuthnCeremonies } from "../passkeys/lazy-ceremonies.js";
 import { resolveHashBounds } from "../passwords/bounds.js";
 import { checkCostBudget, NOMINAL_PASSWORD_BYTES } from "../passwords/budget.js";
@@ -62,7 +62,7 @@ export function passwordHashing(ports: Ports): PasswordHashing {
 export const runtime: CommandRuntime = {
   deliver: deliverAfterWrite,
   leaseForWrite,
-  beginOperation,
+  beginCommand,
   passwordHashing,
   passkeys: lazyWebAuthnCeremonies,
 };

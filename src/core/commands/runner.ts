@@ -330,6 +330,7 @@ export async function continueCommand<TParsed, TResponse>(
   runtime: CommandRuntime,
   prepared: PreparedCommand<TParsed, TResponse>,
   attempt = 1,
+  beforeWrite?: () => void,
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     for (let next = attempt; next <= appendAttempts(ports); next++) {
@@ -337,6 +338,7 @@ export async function continueCommand<TParsed, TResponse>(
       if (decided.isErr()) return err(decided.error);
       const append = decided.value.append;
       if (append === undefined) return decided.value.decision.respond(decided.value.facts);
+      beforeWrite?.();
       const outcome = await callPort("storage write", ports.logger, () => ports.userLog.append(append));
       if (outcome.isErr()) return err(outcome.error);
       const finish = await finishCommand(ports, runtime, decided.value, outcome.value);
@@ -358,20 +360,14 @@ export async function runOperation<T>(
   name: string,
   work: (ready: ResolvedPorts, span?: TelemetrySpan) => Promise<Result<T, ErrorBody>>,
 ): Promise<Result<T, ErrorBody>> {
-  let end: (() => Promise<void> | undefined) | undefined;
   try {
     const resolved = resolvePorts(ports, runtime);
     if (resolved.isErr()) return err(resolved.error);
     const ready = resolved.value;
-    end = runtime.beginOperation(ready.storage);
     // Telemetry: a span per operation (see core/telemetry); without it, the same steps unwrapped.
     return await traceOperation(ready.telemetry, name, (span) => work(ready, span));
   } catch (cause) {
     return err(portFailure(cause, name, ports?.logger));
-  } finally {
-    // The last operation in flight answers once the deliveries of all are recorded (never rejects).
-    const recording = end?.();
-    if (recording !== undefined) await recording;
   }
 }
 
@@ -388,9 +384,21 @@ export function runCommand<TParsed, TResponse>(
   runtime: CommandRuntime,
 ): Promise<Result<TResponse, ErrorBody>> {
   return runOperation(ports, runtime, command.name, async (ready, span) => {
-    const prepared = await prepareCommand(ready, request, context, command);
-    if (prepared.isErr()) return err(prepared.error);
-    span?.setAttributes(organizationAttributes(prepared.value.organization.id));
-    return continueCommand(ready, runtime, prepared.value);
+    // Only a command that writes can deliver, so it counts from its first write on: a read, or a
+    // refused request, never waits for others' delivery records.
+    let end: (() => Promise<void> | undefined) | undefined;
+    const writes = () => {
+      end ??= runtime.beginCommand(ready.storage);
+    };
+    try {
+      const prepared = await prepareCommand(ready, request, context, command);
+      if (prepared.isErr()) return err(prepared.error);
+      span?.setAttributes(organizationAttributes(prepared.value.organization.id));
+      return await continueCommand(ready, runtime, prepared.value, 1, writes);
+    } finally {
+      // The last writing command in flight answers once the deliveries of all are recorded (never rejects).
+      const recording = end?.();
+      if (recording !== undefined) await recording;
+    }
   });
 }
