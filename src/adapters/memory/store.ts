@@ -19,11 +19,9 @@ import type {
   UserListing,
   UserLog,
 } from "../../ports/storage.js";
+import { WITHDRAWN_NOTIFICATION_ERROR } from "../../ports/outbox.js";
 import { isDeeplyFrozen } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
-
-/** `lastError` of a notification an append withdrew (`withdrawnNotificationKinds`). */
-const WITHDRAWN_ERROR = "its code no longer works";
 
 /** The organizations and identity providers a `memoryStore` starts with. */
 export interface MemoryStoreSeed {
@@ -273,7 +271,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       const failedAt = append.events[0]?.createdAt;
       for (const [id, entry] of outbox) {
         if (entry.record.userId !== append.userId || !withdrawn.includes(entry.record.kind)) continue;
-        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: WITHDRAWN_ERROR, leasedUntil: undefined, retryAt: undefined }));
+        updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: WITHDRAWN_NOTIFICATION_ERROR, leasedUntil: undefined, retryAt: undefined }));
       }
     }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
@@ -364,7 +362,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     markDelivered(id, at) {
       const entry = outbox.get(id);
       // Withdrawn while it was being sent: the mail went out all the same (see `Outbox.markDelivered`).
-      const withdrawn = entry?.record.state === "dead" && entry.record.lastError === WITHDRAWN_ERROR;
+      const withdrawn = entry?.record.state === "dead" && entry.record.lastError === WITHDRAWN_NOTIFICATION_ERROR;
       if (entry !== undefined && (entry.record.state === "pending" || withdrawn)) {
         entry.record = patched(entry.record, { state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined });
       }

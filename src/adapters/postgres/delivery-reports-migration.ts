@@ -74,7 +74,8 @@ $$;
  * Version 8: a delivery is recorded also for a notification an append withdrew while it was being
  * sent (`withdrawnNotificationKinds`: dead, "its code no longer works"). The mail went out, and
  * its record often follows the user's next write (a code redeemed at once, from that very mail):
- * left dead, a delivered mail read as dead. Other dead notifications stay dead, as before.
+ * left dead, a delivered mail read as dead. Other dead notifications stay dead, as before. The
+ * text is `WITHDRAWN_NOTIFICATION_ERROR`'s, written out: a released version is never edited.
  */
 export const DELIVERY_OF_WITHDRAWN_SQL = `
 CREATE OR REPLACE FUNCTION human_users_mark_delivered(reports json) RETURNS integer

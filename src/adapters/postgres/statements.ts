@@ -3,6 +3,7 @@
 // new users' rows travel as one array per column instead (see new-user-rows.ts). Times
 // come back formatted by the database as `Date.toISOString()` would, whatever type parsers a host
 // has installed.
+import { WITHDRAWN_NOTIFICATION_ERROR } from "../../ports/outbox.js";
 import { LISTING_COLUMNS, LISTING_RECORD, LISTING_UPSERT, listingPlaceholders, listingValues } from "./listing-sql.js";
 import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, leasedNotificationRows, LISTING_PARAMS, listingRows, NOTIFICATION_PARAMS } from "./new-user-rows.js";
@@ -86,7 +87,7 @@ WITH stream AS (
 ), withdrawn AS (
   UPDATE human_users_outbox o
   SET state = 'dead', code = '', link = '', leased_until = NULL, retry_at = NULL,
-    failed_at = ($2::json->0->>'createdAt')::timestamptz, last_error = 'its code no longer works'
+    failed_at = ($2::json->0->>'createdAt')::timestamptz, last_error = '${WITHDRAWN_NOTIFICATION_ERROR}'
   WHERE (SELECT ok FROM complete) AND json_array_length($9::json) > 0 AND o.state = 'pending' AND o.user_id = $4
     AND o.kind = ANY (ARRAY(SELECT json_array_elements_text($9::json)))
 )
