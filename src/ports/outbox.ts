@@ -72,16 +72,16 @@ export interface DeliveryFailure {
 }
 
 /**
- * Notifications waiting for delivery. They are written by the user log's `append`, atomically with
- * the events that caused them; the outbox hands them out and records what became of them.
- * Methods reject on failure (`StorageUnavailableError` when unreachable).
- */
-/**
  * `lastError` of a notification an append withdrew (`UserAppend.withdrawnNotificationKinds`); the
  * one dead notification whose delivery `markDelivered` still records.
  */
 export const WITHDRAWN_NOTIFICATION_ERROR = "its code no longer works";
 
+/**
+ * Notifications waiting for delivery. They are written by the user log's `append`, atomically with
+ * the events that caused them; the outbox hands them out and records what became of them.
+ * Methods reject on failure (`StorageUnavailableError` when unreachable).
+ */
 export interface Outbox {
   /** Hands out due notifications, in writing order, and hides them from other callers until `leaseUntil`. */
   lease(request: LeaseRequest): Promise<readonly PendingNotification[]>;
