@@ -20,20 +20,26 @@ function reasonOf(cause: unknown): string {
 /** WebAuthn's longest credential id, in bytes: a longer one fails the ceremony (registration step 7.1). */
 const MAX_CREDENTIAL_ID_BYTES = 1023;
 
+/** WebAuthn's JSON encoding of bytes: base64url, its padding optional. */
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
+
 /**
- * Whether the browser says the creation ran in a frame of another site (`clientData.crossOrigin`),
- * which a relying party that never embeds its login refuses. The verification has read the
- * client data already; a value it could not read is no reason here.
+ * The client data as the browser wrote it, read from the credential's `response.clientDataJSON`;
+ * undefined when that is not plain base64url of a JSON object. @simplewebauthn reads a character
+ * outside base64url as if it were "A": read any other way, such a text could say one thing to the
+ * verification and another to the checks here, so it is refused.
  */
-function isCrossOrigin(credential: unknown): boolean {
+function clientDataOf(credential: unknown): { readonly crossOrigin?: unknown } | undefined {
   const response = (credential as { response?: { clientDataJSON?: unknown } } | undefined)?.response;
   const encoded = response?.clientDataJSON;
-  const bytes = typeof encoded === "string" ? decodeLenientBase64(encoded) : undefined;
-  if (bytes === undefined) return false;
+  if (typeof encoded !== "string" || !BASE64URL.test(encoded)) return undefined;
+  const bytes = decodeLenientBase64(encoded);
+  if (bytes === undefined) return undefined;
   try {
-    return (JSON.parse(new TextDecoder().decode(bytes)) as { crossOrigin?: unknown }).crossOrigin === true;
+    const parsed: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -64,6 +70,9 @@ export const webAuthnCeremonies: PasskeyCeremonies = {
   },
 
   async verifyRegistration(check) {
+    // Read first, the way the verification reads it, so that a text it could read otherwise never reaches it.
+    const clientData = clientDataOf(check.credential);
+    if (clientData === undefined) return err("the client data is not base64url of a JSON object");
     try {
       const verified = await verifyRegistrationResponse({
         // Its shape is checked by the verification itself; a malformed one throws, which is a refusal.
@@ -76,7 +85,8 @@ export const webAuthnCeremonies: PasskeyCeremonies = {
       if (!verified.verified) return err("the attestation does not verify");
       const info = verified.registrationInfo;
       if ((decodeLenientBase64(info.credential.id)?.length ?? Infinity) > MAX_CREDENTIAL_ID_BYTES) return err(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
-      if (isCrossOrigin(check.credential)) return err("the passkey was created in a frame of another site (crossOrigin)");
+      // A relying party that never embeds its login refuses a creation in a frame of another site.
+      if (clientData.crossOrigin === true) return err("the passkey was created in a frame of another site (crossOrigin)");
       return ok({
         credentialId: info.credential.id,
         publicKey: info.credential.publicKey,

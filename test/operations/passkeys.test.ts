@@ -141,6 +141,37 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
       "user.human.passwordless.token.verified",
     ]);
   });
+
+  it("refuses a client data that is not plain base64url, whose bytes two decoders could read apart, with 3, storing nothing", async () => {
+    // @simplewebauthn reads a character outside base64url as if it were "A"; the crossOrigin check
+    // read such a text as no client data at all, so a re-encoded crossOrigin creation got through.
+    const { ports, eventsOf } = await kind.open({ config: PASSKEYS });
+    const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
+    const authenticator = softwareAuthenticator();
+    const registration = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+    const verify = (publicKeyCredential: Record<string, unknown>) =>
+      verifyPasskeyRegistration(ports, { userId, passkeyId: registration.passkeyId, publicKeyCredential, passkeyName: "Key" });
+    /**
+     * The creation with its client data written again, padded until its base64url has an "A" (a
+     * "none" attestation signs no client data), that "A" then replaced by `stray` (if any).
+     */
+    const rewritten = (crossOrigin: boolean, stray = "A"): Record<string, unknown> => {
+      const credential = authenticator.create(optionsOf(registration), { origin: ORIGIN, crossOrigin });
+      const response = credential["response"] as Record<string, unknown>;
+      const clientData = JSON.parse(Buffer.from(response["clientDataJSON"] as string, "base64url").toString("utf8")) as Record<string, unknown>;
+      let text = "";
+      for (let pad = ""; !text.includes("A"); pad += "0") text = Buffer.from(JSON.stringify({ ...clientData, pad })).toString("base64url");
+      const at = text.indexOf("A");
+      return { ...credential, response: { ...response, clientDataJSON: `${text.slice(0, at)}${stray}${text.slice(at + 1)}` } };
+    };
+    for (const crossOrigin of [true, false]) {
+      for (const stray of [".", "+", "/", "*"]) expect((await verify(rewritten(crossOrigin, stray)))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    }
+    expect((await verify(rewritten(true)))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    expect((await eventsOf(userId, 2)).map((stored) => stored.type)).toEqual(["user.human.passwordless.token.added"]);
+    // The same client data in plain base64url is taken.
+    expect((await verify(rewritten(false))).isOk()).toBe(true);
+  });
 });
 
 describe.each(kinds)("one credential, one passkey, on $name", (kind) => {
