@@ -181,6 +181,10 @@ describe("checkPassword: who may call and what is checked first", () => {
     expect((await checkPassword(ports, { userId, password: "Wrong-Password-1" }))._unsafeUnwrapErr()).toEqual(WRONG);
     // Its own verification, then one against the configured hasher's hash, as an unknown user gets.
     expect(hasher.verifications() - before).toBe(2);
+    // setPassword's current password is a proof by password too, paid the same.
+    const beforeChange = hasher.verifications();
+    expect((await setPassword(ports, { userId, newPassword: { password: "New-Password-2" }, currentPassword: "Wrong-Password-1" }))._unsafeUnwrapErr()).toEqual(WRONG);
+    expect(hasher.verifications() - beforeChange).toBe(2);
     expect((await checkPassword(ports, { userId, password: "Right-Password-1" })).isOk()).toBe(true);
   });
 

@@ -42,6 +42,24 @@ describe.each(kinds)("setPassword on $name", (kind) => {
     ]);
   });
 
+  it("answers a current password too long for the stored hash's cost as a wrong one, counting it towards the lockout", async () => {
+    const { ports, eventsOf } = await kind.open();
+    // Well formed; never computed: a million rounds over 300 bytes is beyond the cost budget.
+    const userId = await imported(ports, annWithHash(`$6$rounds=999999$saltsalt$${"a".repeat(85)}.`));
+    // 150 characters pass the request rules; as 300 bytes they are too long for this hash.
+    const longPassword = "\u00e9".repeat(150);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: longPassword }))._unsafeUnwrapErr()).toEqual(WRONG);
+    }
+    expect((await setPassword(ports, { userId, newPassword: { password: NEW }, currentPassword: longPassword }))._unsafeUnwrapErr()).toEqual(LOCKED);
+    expect(await eventsOf(userId, 2)).toEqual([
+      event(userId, 3, "user.human.password.check.failed"),
+      event(userId, 4, "user.human.password.check.failed"),
+      event(userId, 5, "user.human.password.check.failed"),
+      event(userId, 6, "user.locked"),
+    ]);
+  });
+
   it("sets a new password with a reset code, once: the code is used up", async () => {
     const { ports, eventsOf } = await kind.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD)));

@@ -3,7 +3,7 @@ import { wrongPassword, userLocked } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { CheckPasswordResponse } from "../responses.js";
 import { checkPasswordFields, checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
-import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
+import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import { changeResponse } from "./change-response.js";
 import type { Command } from "./command.js";
 import { portFailure } from "./port-call.js";
@@ -30,24 +30,14 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
     if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
     const stored = user.password;
     if (stored === undefined) return err((await dummyVerification(ports, parsed.password)) ?? wrongPassword());
-    const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, parsed.password);
+    const checked = await checkAsLogin(ports, parsed, stored.encodedHash, parsed.password);
+    if (checked.isErr()) return err(checked.error);
+    const verdict = checked.value;
     const { userId } = user;
-    if (checked.isErr()) {
-      if (checked.error.code !== 3) return err(checked.error);
-      // A password too long for this hash's cost cannot match it: a wrong password, answered as an
-      // unknown user's after the same work, so that no answer tells which users have such a hash.
-      const answer = (await dummyVerification(ports, parsed.password)) ?? wrongPassword();
-      return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(answer) });
-    }
-    if (!checked.value.valid) {
-      // A hash cheaper than the configured hasher's (imported, not upgraded yet) is paid up to an
-      // unknown user's cost, so that the time of a wrong answer does not tell the user exists.
-      if (checked.value.needsRehash) await dummyVerification(ports, parsed.password);
-      return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(wrongPassword()) });
-    }
+    if (!verdict.valid) return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(verdict.answer) });
 
     const events: UserEventDraft[] = [{ type: "user.human.password.check.succeeded", payload: {} }];
-    if (checked.value.needsRehash) {
+    if (verdict.needsRehash) {
       const rehashed = await hashOnce(ports, parsed, parsed.password);
       // A hasher that fails must not fail a good login: the old hash stays, and is upgraded next time.
       if (rehashed.isOk()) events.push({ type: "user.human.password.hash.updated", payload: { encodedHash: rehashed.value } });

@@ -6,7 +6,7 @@ import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
 import { checkCode } from "../secrets/code-check.js";
-import { dummyVerification, failedCheckEvents, hashOnce, verifyStoredPassword } from "../users/password-check.js";
+import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
 import type { DecideInput, Decision } from "./command.js";
 import { changeResponse } from "./change-response.js";
@@ -26,9 +26,10 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
     const stored = user.password;
     if (stored === undefined) return err((await dummyVerification(ports, proof.password)) ?? wrongPassword());
-    const checked = await verifyStoredPassword(ports, parsed, stored.encodedHash, proof.password);
+    const checked = await checkAsLogin(ports, parsed, stored.encodedHash, proof.password);
     if (checked.isErr()) return err(checked.error);
-    if (!checked.value.valid) return recorded(failedCheckEvents(user, organization), wrongPassword());
+    const verdict = checked.value;
+    if (!verdict.valid) return recorded(failedCheckEvents(user, organization), verdict.answer);
     // As ZITADEL: a change proven by the current password must change it.
     return parsed.password === proof.password ? err(passwordNotChanged()) : undefined;
   }

@@ -1,11 +1,12 @@
 // Checking a password a caller gives against the one a user has: once per call however often the
 // runner decides again, as long as it lasts whatever the user, and counted towards the lockout.
-import { err, type Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { Organization } from "../../ports/directory.js";
 import type { PasswordCheck, PasswordHashing } from "../../ports/password-hashing.js";
 import { encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { callPort, portFailure } from "../commands/port-call.js";
+import { wrongPassword } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import type { UserState } from "./user-state.js";
@@ -68,6 +69,30 @@ export async function dummyVerification(ports: ResolvedPorts, password: string):
   const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(hash.value, password));
   if (checked.isErr()) return undefined;
   return checked.value.isErr() && checked.value.error.code === 3 ? checked.value.error : undefined;
+}
+
+/** A password checked as a login checks it: right (and whether its hash is outdated), or wrong with the answer to give. */
+export type LoginCheck = { readonly valid: true; readonly needsRehash: boolean } | { readonly valid: false; readonly answer: ErrorBody };
+
+/**
+ * `password` checked against the user's stored hash `encoded` as every proof by password is
+ * (checkPassword, setPassword's current password): one too long for this hash's cost cannot match
+ * it and is wrong, answered as an unknown user's is after the same work; and a wrong one against
+ * a hash cheaper than the configured hasher's (imported, not upgraded yet) is paid up to an
+ * unknown user's cost. Neither answer nor time tells which users have such a hash. Errs only for
+ * a port failure (13).
+ */
+export async function checkAsLogin(ports: ResolvedPorts, call: object, encoded: string, password: string): Promise<Result<LoginCheck, ErrorBody>> {
+  const checked = await verifyStoredPassword(ports, call, encoded, password);
+  if (checked.isErr()) {
+    if (checked.error.code !== 3) return err(checked.error);
+    return ok({ valid: false, answer: (await dummyVerification(ports, password)) ?? wrongPassword() });
+  }
+  if (!checked.value.valid) {
+    if (checked.value.needsRehash) await dummyVerification(ports, password);
+    return ok({ valid: false, answer: wrongPassword() });
+  }
+  return ok({ valid: true, needsRehash: checked.value.needsRehash });
 }
 
 /** Wrong passwords in a row after which the organization locks a user; 0: never. */
