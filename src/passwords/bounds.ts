@@ -56,17 +56,23 @@ export const defaultHashBounds: HashBounds = Object.freeze({
 });
 
 /**
- * The bounds to use: the defaults, overridden by every member of `bounds` that is a number (not
- * NaN). Other members, and anything that is not an object, are ignored, so a partial or
- * mistyped configuration still gets the safe defaults rather than no limit.
+ * The bounds to use: the defaults, overridden by every member of `bounds` that is a number, 0 or
+ * more. Other members, a member that throws when read, and anything that is not an object are
+ * ignored, so a partial or mistyped configuration still gets the safe defaults rather than no limit.
  */
 export function resolveHashBounds(bounds?: Partial<HashBounds>): HashBounds {
   if (bounds === defaultHashBounds) return defaultHashBounds;
   if (typeof bounds !== "object" || bounds === null) return defaultHashBounds;
   const resolved: Record<keyof HashBounds, number> = { ...defaultHashBounds };
   for (const key of Object.keys(defaultHashBounds) as (keyof HashBounds)[]) {
-    const value: unknown = bounds[key];
-    if (typeof value === "number" && !Number.isNaN(value)) resolved[key] = value;
+    let value: unknown;
+    try {
+      value = bounds[key];
+    } catch {
+      continue;
+    }
+    // NaN is not 0 or more either.
+    if (typeof value === "number" && value >= 0) resolved[key] = value;
   }
   return resolved;
 }

@@ -133,6 +133,16 @@ describe("cost bounds at their edges", () => {
     expect(resolveHashBounds(partial)).toEqual({ ...defaultHashBounds, bcryptMaxCost: 12 });
   });
 
+  it("ignores a member that is not a number, 0 or more, and a bounds object that throws when read: the defaults stand", () => {
+    const mistyped = { bcryptMaxCost: -1, pbkdf2MaxIterations: -5, maxPasswordBytes: -1, maxEstimatedCostMs: Number.NaN, bcryptMinCost: "5" } as unknown as Partial<HashBounds>;
+    expect(resolveHashBounds(mistyped)).toEqual(defaultHashBounds);
+    expect(resolveHashBounds({ bcryptMaxCost: 12, maxPasswordBytes: -1 })).toEqual({ ...defaultHashBounds, bcryptMaxCost: 12 });
+    const hostile = new Proxy({}, { get: () => { throw new Error("read"); } }) as Partial<HashBounds>;
+    expect(resolveHashBounds(hostile)).toEqual(defaultHashBounds);
+    expect(parsePasswordHash(`$2b$10${BCRYPT_TAIL}`, hostile).isOk()).toBe(true);
+    expect(parsePasswordHash(`$2b$10${BCRYPT_TAIL}`, mistyped).isOk()).toBe(true);
+  });
+
   it("applies the derived-key bounds to argon2 and scrypt outputs too", () => {
     const bounds: Partial<HashBounds> = { minDerivedKeyBytes: 33 };
     expect(parsePasswordHash(`$argon2id$v=19$m=65536,t=2,p=1${ARGON2_TAIL}`, bounds)._unsafeUnwrapErr()).toEqual({
