@@ -44,6 +44,7 @@ export function passwordHashing(ports: Ports): PasswordHashing {
       await hashingPaths();
     },
     refusalOf,
+    maxPasswordBytes: bounds.maxPasswordBytes,
     async verify(encoded, password) {
       let failure: { readonly cause: unknown } | undefined;
       const onInternalError = (cause: unknown): void => {

@@ -13,6 +13,8 @@ export interface PasswordCheck {
  * and `ports.hashBounds` (with `human-users/passwords`), so hosts configure those, not this.
  */
 export interface PasswordHashing {
+  /** The longest password, in UTF-8 bytes, that `verify` takes (`hashBounds.maxPasswordBytes`): a longer new one could never log in. */
+  readonly maxPasswordBytes: number;
   /** A new password hashed with the configured hasher. */
   hash(password: string): Promise<string>;
   /**

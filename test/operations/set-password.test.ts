@@ -1,7 +1,7 @@
 // setPassword with each proof (current password, reset code) and without one, on the memory store
 // and on PostgreSQL; unlockUser.
 import { describe, expect, it } from "vitest";
-import { checkPassword, getUser, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
+import { checkPassword, createHumanUser, getUser, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
 import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
 import { storedCode } from "./support/import-fixtures.js";
 import { instanceAdmin, invalidBody, member, plainError } from "./support/ports.js";
@@ -161,6 +161,24 @@ describe("setPassword: the request", () => {
       ]),
     );
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses a new password longer than hashBounds.maxPasswordBytes, which no verification would take, here and at creation", async () => {
+    const { ports, snapshot } = await memory.open({ hashBounds: { maxPasswordBytes: 16 } });
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const before = await snapshot();
+    const tooLong = "Long-Password-123456789"; // 23 bytes
+    expect((await setPassword(ports, { userId, newPassword: { password: tooLong } }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+      invalidBody([{ field: "newPassword.password", description: "must be at most 16 bytes long" }]),
+    );
+    const creation = { username: "long", profile: { givenName: "L", familyName: "P" }, email: { email: "long@acme.test" }, password: { password: tooLong } };
+    expect((await createHumanUser(ports, creation, { requester: member }))._unsafeUnwrapErr()).toEqual(
+      invalidBody([{ field: "password.password", description: "must be at most 16 bytes long" }]),
+    );
+    expect(await snapshot()).toEqual(before);
+    // 16 bytes are taken, and log in.
+    expect((await setPassword(ports, { userId, newPassword: { password: "Pass-Word-123456" } }, { requester: member })).isOk()).toBe(true);
+    expect((await checkPassword(ports, { userId, password: "Pass-Word-123456" })).isOk()).toBe(true);
   });
 
   it.each([

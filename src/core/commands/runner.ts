@@ -63,6 +63,7 @@ function rulesContext(ports: ResolvedPorts, organization: Organization | undefin
       defaultPhoneRegion: ports.config?.defaultPhoneRegion,
       refusalOfHash: (encoded) => passwords.refusalOf(encoded),
       passwordPolicy,
+      maxPasswordBytes: passwords.maxPasswordBytes,
       limits: resolveRequestLimits(ports.config?.limits),
     };
     byPolicy.set(key, context);

@@ -10,6 +10,8 @@ import { normalizeUsername } from "../rules/username.js";
 import { parsedWith, text } from "../validation/fields.js";
 import type { RulesContext } from "./rules-context.js";
 
+const utf8 = new TextEncoder();
+
 export const MAX_TEXT = 200;
 
 export const identifier = text({ min: 1, max: MAX_TEXT });
@@ -57,6 +59,9 @@ export function plainPassword(context: RulesContext) {
     // A transformation, so it runs only when the length is right: one problem at a time.
     v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
       const problems = passwordPolicyProblems(dataset.value, context.passwordPolicy);
+      // A password no verification would take (hashBounds.maxPasswordBytes) would lock its user out.
+      const limit = context.maxPasswordBytes;
+      if (limit !== undefined && dataset.value.length > limit / 3 && utf8.encode(dataset.value).length > limit) problems.push(`must be at most ${limit} bytes long`);
       for (const problem of problems) addIssue({ message: problem });
       return problems.length === 0 ? dataset.value : NEVER;
     }),

@@ -7,6 +7,8 @@ export interface RulesContext {
   /** Why an imported password hash is refused, or undefined when it is accepted. */
   readonly refusalOfHash: (encoded: string) => string | undefined;
   readonly passwordPolicy: PasswordComplexityPolicy | undefined;
+  /** The longest new password, in UTF-8 bytes, that a later check would take; absent: no limit beyond the text rule. */
+  readonly maxPasswordBytes?: number;
   /** From `config.limits` (see `resolveRequestLimits`); absent means the defaults. */
   readonly limits?: ResolvedRequestLimits;
 }

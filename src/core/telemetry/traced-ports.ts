@@ -101,6 +101,7 @@ export function tracedPasswords(passwords: PasswordHashing, telemetry: Telemetry
     ready: () => passwords.ready(),
     // Synchronous and cheap: a parse of the encoded hash, not worth a span.
     refusalOf: (encoded) => passwords.refusalOf(encoded),
+    maxPasswordBytes: passwords.maxPasswordBytes,
     verify: (encoded, password) =>
       telemetry.span("passwords.verify", NONE, async (span) => {
         const checked = await passwords.verify(encoded, password);
