@@ -1,4 +1,4 @@
-/** The rules a new password must meet; each left out is not required. */
+/** The rules a new password must meet; each left out keeps its default (`defaultPasswordPolicy`: 8 characters, every kind of character required). */
 export interface PasswordComplexityPolicy {
   readonly minLength?: number;
   readonly hasLowercase?: boolean;
