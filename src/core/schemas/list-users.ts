@@ -110,6 +110,13 @@ function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+const UINT64_MAX = "18446744073709551615";
+
+/** Decimal digits of a uint64: up to 20 of them, at most 2^64 - 1 (texts of one length compare as numbers). */
+function isUint64Text(text: string): boolean {
+  return /^\d{1,20}$/.test(text) && (text.length < UINT64_MAX.length || text <= UINT64_MAX);
+}
+
 /** Collects violations while the request is read; each reader answers undefined for a bad value. */
 class Reader {
   readonly violations: FieldViolation[] = [];
@@ -136,12 +143,16 @@ class Reader {
     return problem === undefined ? value : this.fail(path, problem);
   }
 
-  /** A uint64 as protobuf JSON writes it (a number or a decimal string), within what is safe. */
+  /**
+   * A uint64 as protobuf JSON writes it (a number or a decimal string). Past what a number holds
+   * exactly it is past every list anyway, so it is kept as the largest safe integer.
+   */
   wholeNumber(value: unknown, path: Path): number | undefined {
     if (value === undefined || value === null) return 0;
-    const parsed = typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value;
-    if (typeof parsed === "number" && Number.isSafeInteger(parsed) && parsed >= 0) return parsed;
-    return this.fail(path, "must be a whole number of 0 or more");
+    if (typeof value === "string" ? isUint64Text(value) : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 2 ** 64) {
+      return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
+    }
+    return this.fail(path, `must be a whole number from 0 to ${UINT64_MAX}`);
   }
 
   textQuery(name: string, body: unknown, path: Path): SearchQuery | undefined {

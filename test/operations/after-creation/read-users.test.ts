@@ -227,6 +227,16 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect(await asAdmin({ sortingColumn: "USER_FIELD_NAME_CREATION_DATE", query: { offset: 7 } })).toEqual(await body([], 5));
     });
 
+    it("takes every uint64 offset, as ZITADEL's ListQuery does: one past every user is an empty page", async () => {
+      await fiveUsers();
+      for (const offset of ["9999999999999999", "18446744073709551615", "00000000000000000004", 2 ** 60]) {
+        expect(await asAdmin({ query: { offset } })).toEqual(await body(offset === "00000000000000000004" ? [1] : [], 5));
+      }
+      for (const offset of ["18446744073709551616", "99999999999999999999", "123456789012345678901", -1, 1.5, "1e3", " 1"]) {
+        expect(await asAdmin({ query: { offset } })).toEqual(err(invalidBody([{ field: "query.offset", description: "must be a whole number from 0 to 18446744073709551615" }])));
+      }
+    });
+
     it("refuses a page over 1,000, unknown enums, unsupported and malformed queries, all at once", async () => {
       const request = {
         query: { limit: 1001, offset: -1 },
@@ -236,7 +246,7 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect(await asAdmin(request)).toEqual(
         err(
           invalidBody([
-            { field: "query.offset", description: "must be a whole number of 0 or more" },
+            { field: "query.offset", description: "must be a whole number from 0 to 18446744073709551615" },
             { field: "query.limit", description: "must be at most 1000" },
             { field: "sortingColumn", description: "must be one of USER_FIELD_NAME_UNSPECIFIED, USER_FIELD_NAME_USER_NAME, USER_FIELD_NAME_FIRST_NAME, USER_FIELD_NAME_LAST_NAME, USER_FIELD_NAME_NICK_NAME, USER_FIELD_NAME_DISPLAY_NAME, USER_FIELD_NAME_EMAIL, USER_FIELD_NAME_STATE, USER_FIELD_NAME_TYPE, USER_FIELD_NAME_CREATION_DATE (or 0 to 9)" },
             { field: "queries[0].firstNameQuery", description: "is not supported by this library" },
