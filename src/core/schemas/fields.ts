@@ -3,6 +3,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { decodeLenientBase64 } from "../../shared/base64.js";
 import { isEmailAddress } from "../rules/email-address.js";
+import { CODE_LENGTH } from "../secrets/codes.js";
 import { parseGender, type Gender } from "../rules/gender.js";
 import { canonicalLanguageTag } from "../rules/language-tag.js";
 import { passwordPolicyProblems } from "../rules/password-policy.js";
@@ -13,6 +14,14 @@ import type { RulesContext } from "./rules-context.js";
 const utf8 = new TextEncoder();
 
 export const MAX_TEXT = 200;
+
+/**
+ * A code a person was sent, as a caller gives it back: compared exactly (never trimmed), and no
+ * longer than any code is made (CODE_LENGTH.max), so that a text that cannot be a code is a bad
+ * request rather than a wrong try counted against the real one. ZITADEL's limit is 20; codes here
+ * may be configured longer.
+ */
+export const verificationCode = text({ min: 1, max: CODE_LENGTH.max });
 
 export const identifier = text({ min: 1, max: MAX_TEXT });
 

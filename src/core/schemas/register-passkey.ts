@@ -6,7 +6,7 @@ import type { FieldViolation } from "../errors/index.js";
 import { optional, parsedWith, record, text } from "../validation/fields.js";
 import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
-import { identifier, MAX_TEXT } from "./fields.js";
+import { identifier, MAX_TEXT, verificationCode } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 import { member } from "./structure.js";
 
@@ -48,7 +48,7 @@ const authenticator = v.pipe(
 
 const schema = () =>
   v.object({
-    code: optional(record({ id: identifier, code: text({ min: 1, max: MAX_TEXT }) })),
+    code: optional(record({ id: identifier, code: verificationCode })),
     authenticator: optional(authenticator),
     domain: optional(text({ min: 0, max: MAX_TEXT })),
   });

@@ -2,12 +2,12 @@
 // the organization's policy, and at most one proof.
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
-import { flag, optional, record, text } from "../validation/fields.js";
+import { flag, optional, record } from "../validation/fields.js";
 import { passwordShape } from "./check-password.js";
 import { userIdShape, withUserId } from "./user-id.js";
 import { fieldTreeOf } from "./field-tree-of.js";
 import { neutralRulesContext } from "./rules-context.js";
-import { MAX_TEXT, plainPassword } from "./fields.js";
+import { plainPassword, verificationCode } from "./fields.js";
 import { requestParser } from "./request-parser.js";
 import { atMostOneOf, member, requiredObjects } from "./structure.js";
 import type { RulesContext } from "./rules-context.js";
@@ -36,7 +36,7 @@ function schema(context: RulesContext) {
   return v.object({
     newPassword: record({ password: plainPassword(context), changeRequired: optional(flag) }),
     currentPassword: optional(v.string()),
-    verificationCode: optional(text({ min: 1, max: MAX_TEXT })),
+    verificationCode: optional(verificationCode),
   });
 }
 

@@ -1,11 +1,9 @@
 import * as v from "valibot";
-import { optional, record, text } from "../validation/fields.js";
-import { MAX_TEXT, plainPassword } from "./fields.js";
+import { optional, record } from "../validation/fields.js";
+import { plainPassword, verificationCode } from "./fields.js";
 import type { RulesContext } from "./rules-context.js";
 import { schemaParser } from "./schema-parser.js";
 import { withUserId } from "./user-id.js";
-
-const verificationCode = text({ min: 1, max: MAX_TEXT });
 
 const verifyCode = schemaParser(() => record({ verificationCode }), ["userId", "verificationCode"]);
 

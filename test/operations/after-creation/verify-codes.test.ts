@@ -2,7 +2,7 @@
 // each error path, with the whole body and the events written (or not).
 import { err, ok } from "neverthrow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resendEmailCode, resendPhoneCode, verifyEmail, verifyPhone } from "../../../src/index.js";
+import { registerPasskey, resendEmailCode, resendPhoneCode, setPassword, verifyEmail, verifyInitCode, verifyPhone } from "../../../src/index.js";
 import { invalidBody, plainError, testKeys } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
 import { createAnn, details, eventTypes, FIRST_ID, globexMember, importBob, instanceAdmin, mails, member, openHarness, START, type Harness } from "./harness.js";
@@ -96,6 +96,23 @@ describe.each(storeCases)("codes on $name", (storeCase) => {
       expect(await verifyEmail(harness.ports, { userId })).toEqual(err(invalidBody([{ field: "verificationCode", description: "is required" }])));
       expect(await eventTypes(harness, userId)).toEqual(CREATED);
     });
+  });
+
+  it("refuses a code longer than any code is made (64 characters) as a bad request, counting no try, in every operation that takes one", async () => {
+    const userId = await createAnn(harness);
+    const tooLong = "A".repeat(65);
+    const refused = err(invalidBody([{ field: "verificationCode", description: "must be at most 64 characters long" }]));
+    expect(await verifyEmail(harness.ports, { userId, verificationCode: tooLong })).toEqual(refused);
+    expect(await verifyPhone(harness.ports, { userId, verificationCode: tooLong })).toEqual(refused);
+    expect(await setPassword(harness.ports, { userId, newPassword: { password: "New-Password-2" }, verificationCode: tooLong })).toEqual(refused);
+    expect(await verifyInitCode(harness.ports, { userId, verificationCode: tooLong })).toEqual(refused);
+    expect(await registerPasskey(harness.ports, { userId, code: { id: "1", code: tooLong } })).toEqual(
+      err(invalidBody([{ field: "code.code", description: "must be at most 64 characters long" }])),
+    );
+    expect(await eventTypes(harness, userId)).toEqual(CREATED);
+    // 64 characters are a code that could have been made: a wrong one, counted.
+    expect(await verifyEmail(harness.ports, { userId, verificationCode: "A".repeat(64) })).toEqual(wrongEmailCode);
+    expect(await eventTypes(harness, userId)).toEqual([...CREATED, "user.human.email.verification.failed"]);
   });
 
   describe("verifyPhone", () => {
