@@ -2,7 +2,7 @@
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
 import { err, ok } from "neverthrow";
 import type { PasskeyCeremonies } from "../ports/passkeys.js";
-import { decodeLenientBase64 } from "../shared/base64.js";
+import { decodeBase64Url, decodeLenientBase64 } from "../shared/base64.js";
 import { utf8 } from "../shared/bytes.js";
 import type { JsonObject } from "../shared/json.js";
 
@@ -20,9 +20,6 @@ function reasonOf(cause: unknown): string {
 /** WebAuthn's longest credential id, in bytes: a longer one fails the ceremony (registration step 7.1). */
 const MAX_CREDENTIAL_ID_BYTES = 1023;
 
-/** WebAuthn's JSON encoding of bytes: base64url, its padding optional. */
-const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
-
 /**
  * The client data as the browser wrote it, read from the credential's `response.clientDataJSON`;
  * undefined when that is not plain base64url of a JSON object. @simplewebauthn reads a character
@@ -32,8 +29,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 function clientDataOf(credential: unknown): { readonly crossOrigin?: unknown } | undefined {
   const response = (credential as { response?: { clientDataJSON?: unknown } } | undefined)?.response;
   const encoded = response?.clientDataJSON;
-  if (typeof encoded !== "string" || !BASE64URL.test(encoded)) return undefined;
-  const bytes = decodeLenientBase64(encoded);
+  const bytes = typeof encoded === "string" ? decodeBase64Url(encoded) : undefined;
   if (bytes === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

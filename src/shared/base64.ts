@@ -21,6 +21,11 @@ export function decodeLenientBase64(text: string): Uint8Array | undefined {
 /** Bytes per String.fromCharCode call: well under every runtime's limit on arguments. */
 const CHUNK = 8192;
 
+/** URL-safe base64 alone (as WebAuthn's JSON writes bytes), padding optional; anything else gives undefined. */
+export function decodeBase64Url(text: string): Uint8Array | undefined {
+  return URL_SAFE.test(text.replace(/={1,2}$/, "")) ? decodeLenientBase64(text) : undefined;
+}
+
 /** Standard base64, with padding (as protobuf JSON writes bytes) unless `pad` is false. */
 export function encodeBase64(bytes: Uint8Array, pad = true): string {
   // The runtime's btoa over a binary string: a fraction of the cost of building the text in JavaScript.

@@ -3,6 +3,7 @@
 // alike.
 import { ok, type Result } from "neverthrow";
 import type { FieldViolation } from "../errors/index.js";
+import { longerThanUtf8Bytes } from "../../shared/bytes.js";
 import { MAX_PASSWORD_BYTES } from "../users/password-check.js";
 import { violation } from "../validation/violations.js";
 import { idShape, leafFields } from "./id-member.js";
@@ -12,16 +13,13 @@ export interface CheckPasswordInput {
   readonly password: string;
 }
 
-const utf8 = new TextEncoder();
-
 /** A password to check: a string of 1 to 1024 UTF-8 bytes (longer ones no hash could match, and are never hashed). */
 export function passwordShape(request: Readonly<Record<string, unknown>>, name: string): FieldViolation[] {
   const value = request[name];
   if (value === undefined || value === null) return [violation([name], "is required")];
   if (typeof value !== "string") return [violation([name], "must be a string")];
   if (value === "") return [violation([name], "must not be empty")];
-  // A UTF-16 unit is at most 3 UTF-8 bytes, so only long strings need encoding.
-  if (value.length * 3 > MAX_PASSWORD_BYTES && utf8.encode(value).length > MAX_PASSWORD_BYTES) {
+  if (longerThanUtf8Bytes(value, MAX_PASSWORD_BYTES)) {
     return [violation([name], `must be at most ${MAX_PASSWORD_BYTES} bytes long`)];
   }
   return [];

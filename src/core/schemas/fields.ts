@@ -2,6 +2,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { decodeLenientBase64 } from "../../shared/base64.js";
+import { longerThanUtf8Bytes } from "../../shared/bytes.js";
 import { isEmailAddress } from "../rules/email-address.js";
 import { CODE_LENGTH } from "../secrets/codes.js";
 import { parseGender, type Gender } from "../rules/gender.js";
@@ -10,8 +11,6 @@ import { passwordPolicyProblems } from "../rules/password-policy.js";
 import { normalizeUsername } from "../rules/username.js";
 import { parsedWith, text } from "../validation/fields.js";
 import type { RulesContext } from "./rules-context.js";
-
-const utf8 = new TextEncoder();
 
 export const MAX_TEXT = 200;
 
@@ -70,7 +69,7 @@ export function plainPassword(context: RulesContext) {
       const problems = passwordPolicyProblems(dataset.value, context.passwordPolicy);
       // A password no verification would take (hashBounds.maxPasswordBytes) would lock its user out.
       const limit = context.maxPasswordBytes;
-      if (limit !== undefined && dataset.value.length > limit / 3 && utf8.encode(dataset.value).length > limit) problems.push(`must be at most ${limit} bytes long`);
+      if (limit !== undefined && longerThanUtf8Bytes(dataset.value, limit)) problems.push(`must be at most ${limit} bytes long`);
       for (const problem of problems) addIssue({ message: problem });
       return problems.length === 0 ? dataset.value : NEVER;
     }),
