@@ -1,5 +1,4 @@
 import { err, ok, type Result } from "neverthrow";
-import { concatBytes } from "../shared/bytes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
 
 /** A body's chunks gathered up to a limit, so that a body without (or lying in) Content-Length is cut off there too. */
@@ -9,22 +8,47 @@ export interface LimitedBody {
   bytes(): Uint8Array;
 }
 
-/** Methods on a class, so that a request's body makes no closures. */
+/**
+ * Methods on a class, so that a request's body makes no closures. A body in one chunk is kept as
+ * it came; from the second chunk on, the chunks are copied into one buffer that doubles as it
+ * fills (never past the limit). Keeping the chunks themselves would hold an object per chunk: a
+ * body under the limit sent a byte a chunk would cost a hundred times its size, and joining them
+ * at the end passed one argument per chunk, past the call stack's size.
+ */
 class ChunksUpToLimit implements LimitedBody {
-  private readonly chunks: Uint8Array[] = [];
+  private first: Uint8Array | undefined;
+  private buffer: Uint8Array | undefined;
   private total = 0;
 
   constructor(private readonly limit: number) {}
 
   add(chunk: Uint8Array): boolean {
-    this.total += chunk.byteLength;
-    if (this.total > this.limit) return false;
-    this.chunks.push(chunk);
+    const total = this.total + chunk.byteLength;
+    if (total > this.limit) return false;
+    if (this.total === 0 && this.buffer === undefined) this.first = chunk;
+    else {
+      const buffer = this.room(total);
+      buffer.set(chunk, this.total);
+    }
+    this.total = total;
     return true;
   }
 
   bytes(): Uint8Array {
-    return this.chunks.length === 1 ? (this.chunks[0] ?? new Uint8Array()) : concatBytes(...this.chunks);
+    if (this.buffer !== undefined) return this.buffer.subarray(0, this.total);
+    return this.first ?? new Uint8Array();
+  }
+
+  /** A buffer for `needed` bytes, holding those kept so far. */
+  private room(needed: number): Uint8Array {
+    const current = this.buffer;
+    if (current !== undefined && current.byteLength >= needed) return current;
+    const grown = new Uint8Array(Math.min(this.limit, Math.max(needed, 2 * (current?.byteLength ?? 0), 16_384)));
+    if (current !== undefined) grown.set(current.subarray(0, this.total));
+    else if (this.first !== undefined) grown.set(this.first);
+    this.first = undefined;
+    this.buffer = grown;
+    return grown;
   }
 }
 
@@ -66,10 +90,10 @@ export async function readFetchBody(request: Request, limit: number): Promise<Re
         return err(problems.bodyTooLarge(limit));
       }
     }
+    return ok(body.bytes());
   } catch (cause) {
     return err(unreadable(cause));
   }
-  return ok(body.bytes());
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

@@ -22,7 +22,7 @@ class NodeBodyRead {
 
   start(): void {
     this.incoming.on("data", this.onData);
-    this.incoming.once("end", () => this.settle(ok(this.body.bytes())));
+    this.incoming.once("end", () => this.end());
     // Kept after settling: an error with no listener would be thrown. The refusal is built only
     // when it answers: every request closes after its end.
     this.incoming.on("error", () => {
@@ -38,6 +38,18 @@ class NodeBodyRead {
     if (this.body.add(chunk)) return;
     this.incoming.pause();
     this.settle(err(problems.bodyTooLarge(this.limit)));
+  }
+
+  /** A throw here would be thrown from the stream's event, past every handler: it becomes a refusal. */
+  private end(): void {
+    let bytes: Uint8Array;
+    try {
+      bytes = this.body.bytes();
+    } catch {
+      this.settle(err(problems.unreadableBody()));
+      return;
+    }
+    this.settle(ok(bytes));
   }
 
   private settle(result: BodyResult): void {

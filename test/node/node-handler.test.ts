@@ -335,6 +335,16 @@ describe.each(FRONTS)("%s reading bodies", (front) => {
     });
   });
 
+  it("reads a body under the limit sent in 200,000 chunks of one byte, and keeps serving", async () => {
+    const served = await serve(nodeHandler(front, testPorts()));
+    const body = JSON.stringify({ ...newUser, profile: { ...newUser.profile, nickName: "x".repeat(200) }, padding: "y".repeat(199_000) });
+    const chunked = [...body].map((char) => `1\r\n${char}\r\n`).join("");
+    const exchange = await sendRaw(served.port, `${HEAD_OF_CREATE}x-zitadel-orgid: acme\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}0\r\n\r\n`, "wait", 20_000);
+    const [answer] = parseAnswers(exchange.received);
+    const health = await fetch(`${served.baseUrl}/healthz`);
+    expect([answer?.status, (answer?.body as { userId?: string } | undefined)?.userId !== undefined, health.status]).toEqual([200, true, 200]);
+  }, 30_000);
+
   it("does no work for a client that goes away half way through its body, and keeps serving", async () => {
     const tripwire = tripwirePorts();
     const served = await serve(nodeHandler(front, tripwire.ports));
