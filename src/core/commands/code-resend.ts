@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { OutboxNotification } from "../../ports/outbox.js";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { userNotFound } from "../errors/user-errors.js";
+import { notInitialized, userNotFound } from "../errors/user-errors.js";
 import type { CodeAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResendCodeResponse } from "../responses.js";
 import type { RulesContext } from "../schemas/rules-context.js";
@@ -43,6 +43,8 @@ export function resendCommand(spec: ResendChannel): Command<ResendDelivery, Rese
     decide(input): Promise<Result<Decision<ResendCodeResponse>, ErrorBody>> {
       const { user, parsed, ports, now } = input;
       if (user === undefined) return Promise.resolve(err(userNotFound()));
+      // As ZITADEL: nothing is sent again to a user waiting for its initialization (resendInitialization is its way).
+      if (user.lifecycle === "USER_STATE_INITIAL") return Promise.resolve(err(notInitialized()));
       const refusal = spec.refusal(user);
       if (refusal !== undefined) return Promise.resolve(err(refusal));
       const code = issueCode(ports, spec.kind, now);

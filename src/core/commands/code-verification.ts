@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeExpired, codeWrong, noCodePending, userNotFound, type CodeChannel } from "../errors/user-errors.js";
+import { codeExhausted, codeExpired, codeWrong, noCodePending, notInitialized, userNotFound, type CodeChannel } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { ChangeResponse } from "../responses.js";
 import { parseVerifyCodeRequest, verifyCodeFields } from "../schemas/verify-code.js";
@@ -39,6 +39,8 @@ export function verificationCommand(spec: VerificationChannel): Command<{ readon
     decide({ user, parsed, now, ports }): Promise<Result<Decision<ChangeResponse>, ErrorBody>> {
       // The runner found the user before deciding; undefined only for a command that creates one.
       if (user === undefined) return Promise.resolve(err(userNotFound()));
+      // As ZITADEL: a user waiting for its initialization verifies its email with that code, and its phone after it.
+      if (user.lifecycle === "USER_STATE_INITIAL") return Promise.resolve(err(notInitialized()));
       const refusal = spec.refusal(user);
       if (refusal !== undefined) return Promise.resolve(err(refusal));
       const userId = user.userId;

@@ -169,8 +169,11 @@ describe.each(storeCases)("initialization on $name", (storeCase) => {
     });
   });
 
-  it("leaves verifyEmail to email codes: an init code does not verify through it", async () => {
+  it("leaves verifyEmail to email codes: an init code does not verify through it (9: the user is not initialized)", async () => {
     const userId = await importBob(harness);
-    expect(await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" })).toEqual(err(plainError(9, "USER-n0cd", "no email verification code is pending")));
+    expect(await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" })).toEqual(
+      err(plainError(9, "USER-un1t", "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)")),
+    );
+    expect(await eventTypes(harness, userId)).toEqual(IMPORTED);
   });
 });

@@ -2,7 +2,7 @@
 // each error path, with the whole body and the events written (or not).
 import { err, ok } from "neverthrow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { registerPasskey, resendEmailCode, resendPhoneCode, setPassword, verifyEmail, verifyInitCode, verifyPhone } from "../../../src/index.js";
+import { importHumanUsers, registerPasskey, resendEmailCode, resendPhoneCode, setPassword, verifyEmail, verifyInitCode, verifyPhone } from "../../../src/index.js";
 import { invalidBody, plainError, testKeys } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
 import { createAnn, details, eventTypes, FIRST_ID, globexMember, importBob, instanceAdmin, mails, member, openHarness, START, type Harness } from "./harness.js";
@@ -12,7 +12,17 @@ const wrongPhoneCode = err(plainError(3, "USER-c0d3", "the phone verification co
 const emailVerified = err(plainError(9, "USER-3m4v", "the email address is already verified"));
 const unknownUser = err(plainError(5, "USER-u5r5", "the user does not exist"));
 const unauthenticated = err(plainError(16, "USER-4uth", "the request is not authenticated"));
+const notInitialized = err(plainError(9, "USER-un1t", "the user is not initialized yet: it must first use its initialization code (resendInitialization sends a new one)"));
+const noEmailCode = err(plainError(9, "USER-n0cd", "no email verification code is pending"));
 const CREATED = ["user.human.added", "user.human.email.code.added", "user.human.phone.code.added"];
+
+async function importedWithoutCodes(harness: Harness, userName: string): Promise<string> {
+  const request = { userName, profile: { firstName: "Cleo", lastName: "Ray" }, email: { email: `${userName}@acme.test` }, password: "Secret-pass1" };
+  for await (const outcome of importHumanUsers(harness.ports, [request], { requester: member }, { withoutCodes: true })) {
+    if ("ok" in outcome) return outcome.ok.userId;
+  }
+  throw new Error(`could not import ${userName}`);
+}
 
 describe.each(storeCases)("codes on $name", (storeCase) => {
   let harness: Harness;
@@ -72,8 +82,9 @@ describe.each(storeCases)("codes on $name", (storeCase) => {
     it("answers 9 for an email already verified, and 9 when no email code is pending", async () => {
       const verified = await createAnn(harness, { email: { email: "ann@acme.test", isVerified: true } });
       expect(await verifyEmail(harness.ports, { userId: verified, verificationCode: "AAAAAA" })).toEqual(emailVerified);
-      const bob = await importBob(harness);
-      expect(await verifyEmail(harness.ports, { userId: bob, verificationCode: "AAAAAA" })).toEqual(err(plainError(9, "USER-n0cd", "no email verification code is pending")));
+      // Imported without codes: active, its email unverified, and no code ever sent.
+      const cleo = await importedWithoutCodes(harness, "cleo");
+      expect(await verifyEmail(harness.ports, { userId: cleo, verificationCode: "AAAAAA" })).toEqual(noEmailCode);
     });
 
     it("checks a code written under keys that a rotation retired", async () => {
@@ -185,7 +196,6 @@ describe.each(storeCases)("codes on $name", (storeCase) => {
       const verified = await createAnn(harness, { email: { email: "ann@acme.test", isVerified: true } });
       expect(await resendEmailCode(harness.ports, { userId: verified }, { requester: member })).toEqual(emailVerified);
       const bob = await importBob(harness);
-      expect(await resendEmailCode(harness.ports, { userId: bob }, { requester: member })).toEqual(err(plainError(9, "USER-n0cd", "no email verification code is pending")));
       expect(await resendEmailCode(harness.ports, { userId: bob, sendCode: {}, returnCode: {} }, { requester: member })).toEqual(
         err(invalidBody([{ field: "returnCode", description: "cannot be set together with sendCode" }])),
       );
@@ -234,6 +244,27 @@ describe.each(storeCases)("codes on $name", (storeCase) => {
       expect(await resendPhoneCode(harness.ports, { userId }, { requester: globexMember })).toEqual(unknownUser);
       expect(await eventTypes(harness, userId)).toEqual(CREATED);
     });
+  });
+
+  it("refuses a user still waiting for its initialization in every email and phone flow (9, as ZITADEL's NotInitialised), writing nothing; the code works once it is initialized", async () => {
+    // Imported with a phone, a password and an unverified email: an initialization mail and an SMS code.
+    const userId = await importBob(harness, { phone: { phone: "+41791234567" }, password: "Secret-pass1" });
+    expect(harness.sms.sent.map(({ to, code }) => ({ to, code }))).toEqual([{ to: "+41791234567", code: "BBBBBB" }]);
+    const imported = await eventTypes(harness, userId);
+    expect(await verifyPhone(harness.ports, { userId, verificationCode: "BBBBBB" })).toEqual(notInitialized);
+    expect(await resendPhoneCode(harness.ports, { userId, returnCode: {} }, { requester: member })).toEqual(notInitialized);
+    expect(await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" })).toEqual(notInitialized);
+    expect(await resendEmailCode(harness.ports, { userId }, { requester: member })).toEqual(notInitialized);
+    expect(await eventTypes(harness, userId)).toEqual(imported);
+    expect(harness.sms.sent).toHaveLength(1);
+    expect(await verifyInitCode(harness.ports, { userId, verificationCode: "AAAAAA" })).toEqual(ok(details(imported.length + 2)));
+    expect(await verifyPhone(harness.ports, { userId, verificationCode: "BBBBBB" })).toEqual(ok(details(imported.length + 3)));
+  });
+
+  it("refuses an initial user whose email was verified at import as not initialized, before saying it is verified", async () => {
+    const userId = await importBob(harness, { email: { email: "bob@acme.test", isEmailVerified: true } });
+    expect(await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" })).toEqual(notInitialized);
+    expect(await resendEmailCode(harness.ports, { userId }, { requester: member })).toEqual(notInitialized);
   });
 
   it("starts from the clock's time", () => {
