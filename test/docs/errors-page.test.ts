@@ -40,6 +40,7 @@ function everyBody(): ErrorBody[] {
     userErrors.reservedDomain("username"),
     userErrors.codeWrong("email"),
     userErrors.codeExpired("email"),
+    userErrors.resetCodeExpired(),
     userErrors.codeExhausted("email"),
     userErrors.noCodePending("email"),
     userErrors.emailAlreadyVerified(),

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeExpired, codeWrong, noCodePending, notInitialized, passwordNotChanged, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
+import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
@@ -41,7 +41,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     case "exhausted":
       return err(codeExhausted("passwordReset"));
     case "expired":
-      return err(codeExpired("passwordReset"));
+      return err(resetCodeExpired());
     case "wrong":
       return recorded([{ type: "user.human.password.code.check.failed", payload: {} }], codeWrong("passwordReset"));
   }

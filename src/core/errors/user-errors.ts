@@ -21,6 +21,7 @@ export const errorIds = {
   reservedDomain: "USER-d0m3",
   codeWrong: "USER-c0d3",
   codeExpired: "USER-c0dx",
+  resetCodeExpired: "USER-rc0x",
   codeExhausted: "USER-c0d5",
   noCodePending: "USER-n0cd",
   emailAlreadyVerified: "USER-3m4v",
@@ -97,6 +98,11 @@ export const codeWrong = (channel: CodeChannel): ErrorBody => errorBody(3, error
 /** Code 3: the code was right or wrong, but its time is over; nothing is recorded. */
 export const codeExpired = (channel: CodeChannel): ErrorBody =>
   errorBody(3, errorIds.codeExpired, `the ${CODE_NAMES[channel]} has expired; request a new one`);
+/**
+ * Code 9: `setPassword`'s reset code is over its time. ZITADEL's SetPassword passes its code
+ * check's precondition failure on, where its verify operations answer every failure as 3.
+ */
+export const resetCodeExpired = (): ErrorBody => errorBody(9, errorIds.resetCodeExpired, `the ${CODE_NAMES.passwordReset} has expired; request a new one`);
 /** Code 9: too many wrong attempts killed the code. */
 export const codeExhausted = (channel: CodeChannel): ErrorBody =>
   errorBody(9, errorIds.codeExhausted, `the ${CODE_NAMES[channel]} was entered wrong too often; request a new one`);
