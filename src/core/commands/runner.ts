@@ -195,19 +195,27 @@ const CODE_OF_MESSAGE: readonly (readonly [NotificationKind, (user: UserState) =
   ["email.password_reset", (user) => user.passwordResetCode],
 ];
 
+/** The kinds of message sent to the user's email address, and to its phone. */
+const EMAIL_KINDS: readonly NotificationKind[] = ["email.verification", "email.initialization", "email.password_reset", "email.passkey_registration"];
+const PHONE_KINDS: readonly NotificationKind[] = ["phone.verification"];
+
 /**
  * The kinds of message whose pending ones the decided events make dead: those whose code no
  * longer works after them. A new code replaces the one before it (whether it is mailed or returned
  * to the caller), and a code is used up when it is redeemed, when its last wrong try is made, when
- * the password changes (a reset code) or the address does (its verification code): a message
- * still waiting for a retry must not go out with it. Passkey links are the exception: each has
- * its own code, and they live side by side.
+ * the password changes (a reset code): a message still waiting for a retry must not go out with
+ * it. Passkey links are the exception: each has its own code, and they live side by side. And a
+ * message goes to the address it was written with: once the user's email address (or phone
+ * number) changes, none still waiting for the old one may go out, even one whose code still
+ * works (a reset code, a passkey link).
  */
 function deadCodeKinds(before: UserState, after: UserState): NotificationKind[] {
   const kinds: NotificationKind[] = [];
+  if (before.email.address !== after.email.address) kinds.push(...EMAIL_KINDS);
+  if (before.phone?.number !== after.phone?.number) kinds.push(...PHONE_KINDS);
   for (const [kind, codeOf] of CODE_OF_MESSAGE) {
     const earlier = codeOf(before);
-    if (earlier === undefined || earlier.failedAttempts >= MAX_CODE_ATTEMPTS) continue;
+    if (kinds.includes(kind) || earlier === undefined || earlier.failedAttempts >= MAX_CODE_ATTEMPTS) continue;
     const later = codeOf(after);
     // Replaced or dropped, or killed by its last wrong try.
     if (later?.hash !== earlier.hash || later.failedAttempts >= MAX_CODE_ATTEMPTS) kinds.push(kind);

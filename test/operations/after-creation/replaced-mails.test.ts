@@ -2,9 +2,9 @@
 // a retry must not go out after its successor with a code that no longer works (a reader who types
 // it uses up the live code's tries).
 import { describe, expect, it } from "vitest";
-import { createHumanUser, deliverPendingNotifications, importHumanUser, passwordReset, resendEmailCode, setPassword, verifyEmail, verifyInitCode, type Mailer, type MailMessage } from "../../../src/index.js";
+import { checkPassword, createHumanUser, deliverPendingNotifications, importHumanUser, passwordReset, resendEmailCode, resendInitialization, setPassword, verifyEmail, verifyInitCode, type Mailer, type MailMessage } from "../../../src/index.js";
 import { cheapHasher } from "../support/first-login.js";
-import { member, minimalCreate, testPorts } from "../support/ports.js";
+import { ACME, GLOBEX, member, minimalCreate, testPorts } from "../support/ports.js";
 
 /** A mailer that refuses its first `failures` sends, and keeps the rest. */
 function flakyMailer(failures: number): Mailer & { readonly sent: MailMessage[] } {
@@ -166,5 +166,28 @@ describe("a used-up code", () => {
 
     expect(mailer.sent.map((message) => message.kind)).toEqual(["email.verification"]);
     expect((await verifyEmail(ports, { userId, verificationCode: mailer.sent[0]?.code ?? "" })).isOk()).toBe(true);
+  });
+});
+
+describe("a changed address", () => {
+  it("makes the mails still waiting for the old address dead, a reset mail whose code still works included", async () => {
+    // The import's initialization mail and the reset mail both fail once, and wait for a retry.
+    const mailer = flakyMailer(2);
+    const locking = { ...ACME, policy: { lockout: { maxPasswordAttempts: 3 } } };
+    const ports = testPorts({ mailer, passwordHasher: cheapHasher, config: { delivery: { maxAttempts: 5 } } }, { organizations: [locking, GLOBEX] });
+    // Imported with a password and an unverified email (waiting for its initialization), then locked by three wrong passwords.
+    const request = { userName: "bob", profile: { firstName: "Bob", lastName: "Stone" }, email: { email: "bob@acme.test" }, password: "Secret-pass1" };
+    const { userId } = (await importHumanUser(ports, request, { requester: member }))._unsafeUnwrap();
+    for (let attempt = 0; attempt < 3; attempt++) await checkPassword(ports, { userId, password: "Wrong-pass1" });
+    expect((await passwordReset(ports, { userId, sendLink: {} }, { requester: member })).isOk()).toBe(true);
+    expect((await resendInitialization(ports, { userId, email: "bob.new@acme.test" }, { requester: member })).isOk()).toBe(true);
+    await laterRounds(ports);
+
+    expect(mailer.sent.map((message) => [message.kind, message.to])).toEqual([["email.initialization", "bob.new@acme.test"]]);
+    expect(ports.storage.notifications().map((record) => [record.kind, record.recipient, record.state])).toEqual([
+      ["email.initialization", "bob@acme.test", "dead"],
+      ["email.password_reset", "bob@acme.test", "dead"],
+      ["email.initialization", "bob.new@acme.test", "delivered"],
+    ]);
   });
 });
