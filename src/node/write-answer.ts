@@ -42,6 +42,20 @@ function lingerOnClose(socket: Socket | null): void {
 }
 
 /**
+ * Reads what is left of a body nobody will use, and throws it away. A body stopped part way (over
+ * the limit) stays paused: node:http then stops reading the connection, a client that sends its
+ * whole body before it reads blocks, and the lingering close resets it with the answer unread.
+ * By `read()` on 'readable', which works whether the stream was read by 'data' (paused since) or
+ * by an async iterator (whose own 'readable' listener makes `resume()` do nothing).
+ */
+function discardRest(incoming: IncomingMessage): void {
+  const drain = (): void => {
+    while (incoming.read() !== null);
+  };
+  incoming.on("readable", drain);
+}
+
+/**
  * Writes a whole answer. An answer given before the request's body has all arrived (refused unread,
  * or over the size limit) closes the connection, so that the next request on it never waits behind
  * the rest of that body; one that comes too late for the response (already started) cuts it off.
@@ -56,6 +70,7 @@ export function writeAnswer(incoming: IncomingMessage, outgoing: ServerResponse,
   if (!incoming.complete) {
     head["connection"] = "close";
     lingerOnClose(incoming.socket);
+    discardRest(incoming);
   }
   outgoing.writeHead(status, head);
   outgoing.end(body);

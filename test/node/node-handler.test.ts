@@ -2,6 +2,7 @@
 // handler, middleware hand-off, the base path, the health route, body limits, and requests
 // no well-behaved client sends.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Ports, Requester } from "../../src/index.js";
 import { createFetchHandler, type HandlerOptions } from "../../src/http/index.js";
@@ -344,6 +345,30 @@ describe.each(FRONTS)("%s reading bodies", (front) => {
     const health = await fetch(`${served.baseUrl}/healthz`);
     expect([answer?.status, (answer?.body as { userId?: string } | undefined)?.userId !== undefined, health.status]).toEqual([200, true, 200]);
   }, 30_000);
+
+  it("reads and throws away the rest of a chunked body past the limit, so that a client that sends it all before reading gets its 413", async () => {
+    const served = await serve(nodeHandler(front, testPorts(), { maxBodyBytes: 1024 }));
+    const size = 8 * 1024 * 1024;
+    const request = Buffer.concat([
+      Buffer.from(`${HEAD_OF_CREATE}Transfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n`),
+      Buffer.alloc(size, 0x20),
+      Buffer.from("\r\n0\r\n\r\n"),
+    ]);
+    const received = await new Promise<string>((resolve) => {
+      // Reads nothing until the whole request is written, as simple clients do.
+      const socket = connect({ port: served.port, host: "127.0.0.1", allowHalfOpen: true });
+      socket.pause();
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+      socket.write(request, () => {
+        socket.resume();
+        socket.end();
+      });
+    });
+    expect(received.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
+  }, 20_000);
 
   it("does no work for a client that goes away half way through its body, and keeps serving", async () => {
     const tripwire = tripwirePorts();
