@@ -19,14 +19,28 @@ const FIRST_COPY_ONLY = new Set([
 ]);
 
 /**
+ * Whether the request as it came repeats one of FIRST_COPY_ONLY. Read off the raw headers: a count
+ * of `incoming.headers` against them is thrown off by a header a middleware before this one adds.
+ */
+function repeatsFirstCopyOnly(raw: readonly string[]): boolean {
+  let seen: Set<string> | undefined;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]?.toLowerCase() ?? "";
+    if (!FIRST_COPY_ONLY.has(name)) continue;
+    if (seen?.has(name) === true) return true;
+    (seen ??= new Set()).add(name);
+  }
+  return false;
+}
+
+/**
  * Sets every copy of such a header, joined with ", ", in `incoming.headers`, so that the dispatcher
  * and `authenticate` see what the Fetch front end's Request shows (two Content-Types are refused,
- * two Authorizations are not read as the first). Without a repeated name, as nearly every request
- * is, this is one comparison.
+ * two Authorizations are not read as the first).
  */
 function joinRepeatedHeaders(incoming: IncomingMessage): void {
+  if (!repeatsFirstCopyOnly(incoming.rawHeaders)) return;
   const { headers } = incoming;
-  if (incoming.rawHeaders.length === 2 * Object.keys(headers).length) return;
   const copies = incoming.headersDistinct;
   for (const name of FIRST_COPY_ONLY) {
     const values = copies[name];

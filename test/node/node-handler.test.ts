@@ -296,6 +296,28 @@ describe("a request that repeats a header node:http keeps only the first of", ()
     });
   });
 
+  it("joins them also behind a middleware that added a header of its own", async () => {
+    const seenAuthorizations: (string | undefined)[] = [];
+    const handler = createNodeHandler(testPorts(), {
+      authenticate: (request) => {
+        seenAuthorizations.push(request.headers.authorization);
+        return instanceAdmin;
+      },
+    });
+    const served = await serveNode((request, response) => {
+      request.headers["x-request-id"] = "r-1";
+      return handler(request, response);
+    });
+    started.push(served);
+    const contentTypes = await sendRaw(served.port, createWithRepeats(["application/json", "text/plain"], ["Bearer a"]));
+    const authorizations = await sendRaw(served.port, createWithRepeats(["application/json"], ["Bearer a", "Bearer b"]));
+    expect([parseAnswers(contentTypes.received).map((answer) => answer.status), parseAnswers(authorizations.received).map((answer) => answer.status), seenAuthorizations]).toEqual([
+      [415],
+      [200],
+      ["Bearer a, Bearer b"],
+    ]);
+  });
+
   it("passes such a request for a path it has no route for to next() with its headers as node:http parsed them", async () => {
     let nextSaw: unknown;
     const handler = createNodeHandler(testPorts(), { authenticate: () => instanceAdmin });
