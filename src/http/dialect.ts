@@ -12,12 +12,18 @@ export interface Dialect {
   errorJson(error: WireError): unknown;
   /** A refusal this style makes from its own headers before the body is read. */
   checkHeaders(request: RequestHeaders): HttpProblem | undefined;
+  /**
+   * Whether a body of nothing (or only white space) is the empty request `{}`: so in ZITADEL's
+   * gateway, whose JSON decoder's end of input is no error; Connect refuses a zero-length payload.
+   */
+  readonly blankBodyIsEmpty: boolean;
 }
 
 export const restDialect: Dialect = {
   errorStatus: httpStatus,
   errorJson: (error) => error,
   checkHeaders: () => undefined,
+  blankBodyIsEmpty: true,
 };
 
 /** Connect clients send `Connect-Protocol-Version: 1`; it is optional so that curl works too. */
@@ -28,4 +34,5 @@ export const connectDialect: Dialect = {
     const version = request.header("connect-protocol-version");
     return version === undefined || version === "1" ? undefined : problems.protocolVersion(version);
   },
+  blankBodyIsEmpty: false,
 };

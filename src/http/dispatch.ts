@@ -72,9 +72,15 @@ function healthAnswer(method: string): HttpAnswer {
   return method === "GET" ? { status: 200, headers: JSON_HEADERS, body: HEALTHY, routed: true } : problemAnswer(restDialect, problems.methodNotAllowed(method, ["GET"]));
 }
 
-async function readJson(parts: HttpRequestParts<unknown>, limit: number): Promise<Result<unknown, HttpProblem>> {
+/** JSON's white space: space, tab, line feed, carriage return. */
+function isBlank(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  return true;
+}
+
+async function readJson(parts: HttpRequestParts<unknown>, limit: number, dialect: Dialect): Promise<Result<unknown, HttpProblem>> {
   const bytes = await parts.readBody(limit);
-  return bytes.andThen(parseJsonBody);
+  return bytes.andThen((read) => (dialect.blankBodyIsEmpty && isBlank(read) ? ok({}) : parseJsonBody(read)));
 }
 
 export type Dispatch<R> = (parts: HttpRequestParts<R>) => Promise<HttpAnswer>;
@@ -111,7 +117,7 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
     const requester = (await options.authenticate(parts.request)) || undefined;
     // A code is its own proof: a person who is not signed in redeems it without credentials.
     if (requester === undefined && route.proof !== true) return problemAnswer(dialect, problems.unauthenticated());
-    const body = route.method === "GET" ? ok<unknown, HttpProblem>({}) : await readJson(parts, limit);
+    const body = route.method === "GET" ? ok<unknown, HttpProblem>({}) : await readJson(parts, limit, dialect);
     if (body.isErr()) return problemAnswer(dialect, body.error);
     const result = await operation(ports, withPathValues(body.value, params), operationContext(parts, requester, options.origin));
     return result.match(

@@ -165,6 +165,18 @@ describe("bodies", () => {
     expect(touched).toEqual([]);
   });
 
+  it("reads a REST body of nothing or white space as the empty request {}, as ZITADEL's gateway does; Connect refuses it", async () => {
+    const { call } = setup();
+    const empty = await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: "{}" });
+    expect(empty.body).not.toEqual(restError(3, "HTTP-js0n", "request body is not valid UTF-8 JSON"));
+    const blank = [await call(REST_A, { method: "POST", headers: JSON_HEADERS }), await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: " \r\n\t" })];
+    expect(blank).toEqual([empty, empty]);
+    expect(await call(CONNECT_A, { method: "POST", headers: JSON_HEADERS, body: "" })).toEqual({
+      status: 400,
+      body: connectError("invalid_argument", "HTTP-js0n", "request body is not valid UTF-8 JSON"),
+    });
+  });
+
   it("refuses a body that is not UTF-8", async () => {
     const { call, touched } = setup();
     const latin1 = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]); // {"a":"é"} in Latin-1
