@@ -189,8 +189,23 @@ async function inspectPglite(dataDir: string): Promise<InspectedStore> {
   // PGlite makes a database in a folder that holds none: such a folder is left as it is.
   if (!existsSync(join(dataDir, "PG_VERSION"))) return { noTables: true, description };
   const { pgliteStore } = await import("../adapters/pglite/index.js");
-  const db = new PGlite(dataDir);
-  const close = () => db.close();
+  // Held as an import holds it: a dry run reading a folder an import writes, or an import let in
+  // while a dry run reads, left the database unopenable or without users the import reported.
+  const unlock = lockPgliteFolder(dataDir);
+  let db: InstanceType<typeof PGlite>;
+  try {
+    db = new PGlite(dataDir);
+  } catch (cause) {
+    unlock();
+    throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  const close = async (): Promise<void> => {
+    try {
+      await db.close();
+    } finally {
+      unlock();
+    }
+  };
   return inspectOpened((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close }), close, `cannot read the PGlite database in ${dataDir}`);
 }
 
