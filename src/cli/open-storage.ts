@@ -100,6 +100,17 @@ function lockPgliteFolder(dataDir: string): () => void {
   throw new SetupError(`cannot lock the PGlite folder ${dataDir}: another process took it at the same moment`);
 }
 
+/** Closes a PGlite database, then gives its folder up, even when the close fails. */
+function closeThenUnlock(db: { close(): Promise<void> }, unlock: () => void): () => Promise<void> {
+  return async () => {
+    try {
+      await db.close();
+    } finally {
+      unlock();
+    }
+  };
+}
+
 async function openPglite(dataDir: string): Promise<OpenedStore> {
   const { PGlite } = await loadDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { migratePglite, pgliteStore } = await import("../adapters/pglite/index.js");
@@ -112,14 +123,7 @@ async function openPglite(dataDir: string): Promise<OpenedStore> {
     unlock();
     throw new SetupError(`cannot prepare the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-  const close = async (): Promise<void> => {
-    try {
-      await db.close();
-    } finally {
-      unlock();
-    }
-  };
-  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close };
+  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close: closeThenUnlock(db, unlock) };
 }
 
 /** Opens the database and brings its schema up to date (migrations run first, every time). */
@@ -199,13 +203,7 @@ async function inspectPglite(dataDir: string): Promise<InspectedStore> {
     unlock();
     throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-  const close = async (): Promise<void> => {
-    try {
-      await db.close();
-    } finally {
-      unlock();
-    }
-  };
+  const close = closeThenUnlock(db, unlock);
   return inspectOpened((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close }), close, `cannot read the PGlite database in ${dataDir}`);
 }
 
