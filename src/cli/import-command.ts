@@ -213,6 +213,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   const tally: Tally = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, lastLine: 0 };
   const progress = progressView(io.stderr, { intervalMs: command.progressIntervalMs, quiet: command.quiet });
   const started = performance.now();
+  // Drawn from the start: the first batch's rows are answered only at its end.
+  progress.update({ ...tally, totalBytes, elapsedMs: 0 });
   let reported = 0;
   let report: Awaited<ReturnType<typeof openReport>> | undefined;
   let links: LinksFile | undefined;

@@ -71,36 +71,53 @@ export function formatProgressLine(progress: Progress): string {
   return `progress: ${Math.floor(fraction(progress) * 100)}% of the file, ${tail(progress)}`;
 }
 
-/** A bar redrawn in place on a terminal, at most every `redrawMs`. */
-function terminalView(stream: ProgressStream, redrawMs: number): ProgressView {
-  let last = -Infinity;
-  let drawn = false;
+/**
+ * Draws the latest progress every `periodMs`, on a timer rather than on each answered row: a
+ * batch's rows are answered together at its end, so a view drawn on answers stayed silent for a
+ * whole batch (minutes with plain passwords), then showed its first row as the batch's news. Time
+ * goes on between answers: the elapsed time (and so the rate and the time left) is taken when drawn.
+ */
+function timedView(periodMs: number, draw: (progress: Progress) => void, clear: () => void): ProgressView {
+  let latest: Progress | undefined;
+  let latestAt = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
   return {
     update(progress) {
-      const now = performance.now();
-      if (now - last < redrawMs) return;
-      last = now;
-      drawn = true;
-      stream.write(`\r\x1b[2K${formatBar(progress, stream.columns ?? 0)}`);
+      latest = progress;
+      latestAt = performance.now();
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        if (latest !== undefined) draw({ ...latest, elapsedMs: latest.elapsedMs + (performance.now() - latestAt) });
+      }, periodMs);
+      // Progress never keeps the process alive.
+      timer.unref?.();
     },
     finish() {
-      if (drawn) stream.write("\r\x1b[2K");
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      clear();
     },
   };
 }
 
+/** A bar redrawn in place on a terminal every `redrawMs`. */
+function terminalView(stream: ProgressStream, redrawMs: number): ProgressView {
+  let drawn = false;
+  return timedView(
+    redrawMs,
+    (progress) => {
+      drawn = true;
+      stream.write(`\r\x1b[2K${formatBar(progress, stream.columns ?? 0)}`);
+    },
+    () => {
+      if (drawn) stream.write("\r\x1b[2K");
+    },
+  );
+}
+
 /** A plain line every `intervalMs`. */
 function lineView(stream: ProgressStream, intervalMs: number): ProgressView {
-  let last = performance.now();
-  return {
-    update(progress) {
-      const now = performance.now();
-      if (now - last < intervalMs) return;
-      last = now;
-      stream.write(`${formatProgressLine(progress)}\n`);
-    },
-    finish() {},
-  };
+  return timedView(intervalMs, (progress) => stream.write(`${formatProgressLine(progress)}\n`), () => undefined);
 }
 
 export function progressView(stream: ProgressStream, options: { readonly intervalMs: number; readonly quiet: boolean }): ProgressView {

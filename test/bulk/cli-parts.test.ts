@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 // The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseArguments } from "../../src/cli/arguments.js";
 import { packageVersion } from "../../src/cli/version.js";
 import { csvRecords, type CsvRecord } from "../../src/cli/csv.js";
@@ -274,17 +274,49 @@ describe("progress lines", () => {
   });
 
   it("draws plain lines, never a bar, on a terminal of unknown or no width", () => {
-    for (const columns of [undefined, 0]) {
-      const written: string[] = [];
-      const view = progressView({ isTTY: true, ...(columns === undefined ? {} : { columns }), write: (text: string) => written.push(text) }, { intervalMs: 0, quiet: false });
-      view.update(progress);
-      view.finish();
-      expect(written).toEqual([`${formatProgressLine(progress)}\n`]);
+    vi.useFakeTimers();
+    try {
+      for (const columns of [undefined, 0]) {
+        const written: string[] = [];
+        const view = progressView({ isTTY: true, ...(columns === undefined ? {} : { columns }), write: (text: string) => written.push(text) }, { intervalMs: 10_000, quiet: false });
+        view.update(progress);
+        vi.advanceTimersByTime(10_000);
+        view.finish();
+        expect(written).toEqual([`${formatProgressLine({ ...progress, elapsedMs: 14_000 })}\n`]);
+      }
+      const drawn: string[] = [];
+      const bar = progressView({ isTTY: true, columns: 30, write: (text: string) => drawn.push(text) }, { intervalMs: 10_000, quiet: false });
+      bar.update(progress);
+      vi.advanceTimersByTime(100);
+      bar.finish();
+      expect(drawn).toEqual([`\r\x1b[2K${formatBar({ ...progress, elapsedMs: 4_100 }, 30)}`, "\r\x1b[2K"]);
+    } finally {
+      vi.useRealTimers();
     }
-    const drawn: string[] = [];
-    const bar = progressView({ isTTY: true, columns: 30, write: (text: string) => drawn.push(text) }, { intervalMs: 0, quiet: false });
-    bar.update(progress);
-    expect(drawn).toEqual([`\r\x1b[2K${formatBar(progress, 30)}`]);
+  });
+
+  it("writes a line every interval while no row is answered (a batch in flight), with the time gone on, and the latest counts when rows are", () => {
+    vi.useFakeTimers();
+    try {
+      const written: string[] = [];
+      const view = progressView({ write: (text: string) => written.push(text) }, { intervalMs: 10_000, quiet: false });
+      const start: Progress = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, totalBytes: 1000, elapsedMs: 0 };
+      view.update(start);
+      vi.advanceTimersByTime(25_000);
+      // A batch's rows answered at once: only the latest counts are drawn, at the next tick.
+      view.update({ ...start, rows: 1, imported: 1, bytes: 10, elapsedMs: 25_000 });
+      view.update({ ...progress, elapsedMs: 25_000 });
+      vi.advanceTimersByTime(5_000);
+      view.finish();
+      vi.advanceTimersByTime(60_000);
+      expect(written).toEqual([
+        `${formatProgressLine({ ...start, elapsedMs: 10_000 })}\n`,
+        `${formatProgressLine({ ...start, elapsedMs: 20_000 })}\n`,
+        `${formatProgressLine({ ...progress, elapsedMs: 30_000 })}\n`,
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("writes durations as m:ss or h:mm:ss", () => {
