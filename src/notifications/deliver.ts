@@ -168,7 +168,7 @@ async function recordFailed(round: Round, leased: Leased, notification: PendingN
   return retryAt === undefined;
 }
 
-type DeliveryOutcome = "delivered" | "retrying" | "dead";
+type DeliveryOutcome = "delivered" | "retrying" | "dead" | "left";
 
 // Warned once per logger; every further case still reaches the host's logger, and the report.
 const SETUP_WARNINGS = {
@@ -177,8 +177,23 @@ const SETUP_WARNINGS = {
 } as const;
 const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
+/**
+ * Whether a send started at `at` ends, or is given up at its time limit, before the lease does:
+ * after the lease another process may lease the message and send it too. A round leases right
+ * before it sends; an operation's write leased its messages when it decided, and a slow write or
+ * the messages sent before this one may have used most of that lease up.
+ */
+function endsWithinLease(round: Round, leased: Leased, at: Date): boolean {
+  return at.getTime() + round.settings.sendTimeoutSeconds * 1000 <= leased.until.getTime();
+}
+
 async function deliverOne(round: Round, leased: Leased, notification: PendingNotification): Promise<DeliveryOutcome> {
   const startedAt = round.clock.now();
+  if (!endsWithinLease(round, leased, startedAt)) {
+    // Left as it is: pending, leased to this process until the lease ends, then a round's.
+    round.logger.warn({ notificationId: notification.id, leasedUntil: leased.until.toISOString() }, "human-users: notification not sent now: too little of its lease is left for a send within its time limit; a round sends it once the lease ends");
+    return "left";
+  }
   const attempt = await attemptDelivery(round, notification, startedAt);
   if (attempt.ok) {
     const recorded = recordDelivered(round, notification);

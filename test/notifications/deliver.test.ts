@@ -384,7 +384,7 @@ describe("a delivery round ended by a port breaking its promise", () => {
     const mailer = memoryMailer();
     const logger = recordingLogger();
 
-    const report = await deliverWrittenNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry, logger }, [], { notifications: leased(count), until: start }, false);
+    const report = await deliverWrittenNotifications({ storage, mailer, clock: manualClock(), telemetry: throwingTelemetry, logger }, [], { notifications: leased(count), until: new Date(start.getTime() + 300_000) }, false);
 
     const ids = leased(count).map((notification) => notification.id);
     expect(report).toEqual({ delivered: ids, retrying: [], dead: [], errors: [] });

@@ -70,4 +70,54 @@ describe("notifications leased in the write", () => {
     expect(report.delivered).toEqual([record?.id]);
     expect(mailer.sent.map((message) => message.to)).toEqual(["ada@example.com"]);
   });
+
+  it("are not sent by the operation once too little of their lease is left for a send within its time limit: a later round sends them, once", async () => {
+    const ports = setting({ delivery: { leaseSeconds: 10, sendTimeoutSeconds: 6, concurrency: 1 } });
+    const sms: { to: string; id: string }[] = [];
+    // The mail takes 5 s: the phone code's send would start with 5 s of the lease left, under its 6 s limit.
+    const slowMailer: Mailer = {
+      send: () => {
+        ports.clock.advance(5_000);
+        return Promise.resolve();
+      },
+    };
+    const smsSender = {
+      send: (message: { to: string; id: string }) => {
+        sms.push({ to: message.to, id: message.id });
+        return Promise.resolve();
+      },
+    };
+    const withPhone = { ...request, phone: { phone: "+41791234567" } };
+    expect((await createHumanUser({ ...ports, mailer: slowMailer, sms: smsSender }, withPhone, context)).isOk()).toBe(true);
+    expect(sms).toEqual([]);
+    const phone = ports.storage.notifications().find((record) => record.kind === "phone.verification");
+    expect([phone?.state, phone?.leasedUntil]).toEqual(["pending", "2025-03-01T10:00:10.000Z"]);
+    // Not due while the operation's lease lasts; handed out once it ends.
+    expect(await deliverPendingNotifications({ ...ports, mailer: memoryMailer(), sms: smsSender })).toEqual(nothing);
+    ports.clock.set(new Date(start.getTime() + 10_000));
+    expect((await deliverPendingNotifications({ ...ports, mailer: memoryMailer(), sms: smsSender })).delivered).toEqual([phone?.id]);
+    expect(sms).toEqual([{ to: "+41791234567", id: phone?.id }]);
+  });
+
+  it("are not sent by the operation after a write that waited past the time a send needs", async () => {
+    const ports = setting({ delivery: { leaseSeconds: 10, sendTimeoutSeconds: 6 } });
+    const mailer = memoryMailer();
+    // The write waits 5 s (a row lock, say): the lease was set when the operation decided.
+    const append = ports.storage.userLog.append.bind(ports.storage.userLog);
+    const storage = {
+      ...ports.storage,
+      userLog: {
+        ...ports.storage.userLog,
+        append: (written: Parameters<typeof append>[0]) => {
+          ports.clock.advance(5_000);
+          return append(written);
+        },
+      },
+    };
+    expect((await createHumanUser({ ...ports, storage, mailer }, request, context)).isOk()).toBe(true);
+    expect(mailer.sent).toEqual([]);
+    ports.clock.set(new Date(start.getTime() + 10_000));
+    expect((await deliverPendingNotifications({ ...ports, mailer })).delivered).toHaveLength(1);
+    expect(mailer.sent.map((message) => message.to)).toEqual(["ada@example.com"]);
+  });
 });
