@@ -200,8 +200,20 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
     if (!round.defersRecords || !deferRecord(round.ports.storage, recorded)) await recorded;
     return "delivered";
   }
-  if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error: attempt.error }, SETUP_WARNINGS[attempt.setup]);
-  return (await recordFailed(round, leased, notification, attempt.error, attempt.permanent, round.clock.now())) ? "dead" : "retrying";
+  const error = withoutSecrets(attempt.error, notification);
+  if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error }, SETUP_WARNINGS[attempt.setup]);
+  return (await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now())) ? "dead" : "retrying";
+}
+
+/**
+ * A failure's text without the message's link and code: a mail server may quote what it refused
+ * (a content filter, the URL it blocked), and the text goes to the logger, the report and the
+ * record, which never hold a code.
+ */
+function withoutSecrets(error: string, notification: PendingNotification): string {
+  let text = error;
+  if (notification.link !== "") text = text.replaceAll(notification.link, "[link]");
+  return notification.code === "" ? text : text.replaceAll(notification.code, "[code]");
 }
 
 /** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */

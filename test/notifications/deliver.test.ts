@@ -339,6 +339,31 @@ describe("deliverPendingNotifications", () => {
   });
 });
 
+describe("a refusal that quotes the message", () => {
+  it.each([false, true])("keeps the code and link out of the report, the logger and the record (permanent: %s)", async (permanent) => {
+    const notification = emailNotification();
+    const ports = await setUp([notification]);
+    // A mail server's content filter that quotes the link it blocked, code and all.
+    const quoting = {
+      send: () => {
+        const refusal = new Error(`554 5.7.1 blocked URL ${notification.link} (code ${notification.code})`);
+        if (permanent) refusal.name = "PermanentDeliveryError";
+        return Promise.reject(refusal);
+      },
+    };
+
+    const report = await deliverPendingNotifications({ ...ports, mailer: quoting });
+
+    const error = `${permanent ? "PermanentDeliveryError" : "Error"}: 554 5.7.1 blocked URL [link] (code [code])`;
+    const failures = permanent ? report.dead : report.retrying;
+    expect(failures.map((failure) => failure.error)).toEqual([error]);
+    expect(ports.storage.notifications().map((record) => record.lastError)).toEqual([error]);
+    // A message waiting for its retry keeps its code and link to send them: only its error loses them.
+    const told = JSON.stringify([report, ports.logger.entries, ports.storage.notifications().map((record) => record.lastError)]);
+    expect([told.includes(notification.code), told.includes("code=")]).toEqual([false, false]);
+  });
+});
+
 describe("a delivery round ended by a port breaking its promise", () => {
   const brokenClock = { now: (): Date => { throw new Error("clock broke"); } };
   /** Runs the work, and throws synchronously for a delivery's span as a broken tracer might. */
