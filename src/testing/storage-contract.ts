@@ -596,6 +596,33 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
       }));
 
+      it("leaves delivered and dead notifications as they are when an append withdraws their kinds: only pending ones die", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, notifications: 2 }));
+        await lease(storage, 0);
+        await storage.outbox.markDelivered("u1-n0", at(1_000));
+        await storage.outbox.markFailed("u1-n1", { at: at(1_000), error: "550 mailbox unknown" });
+        const finished = (await snapshot()).notifications;
+        const withdrawing = { ...existingUserAppend("u1", 1), withdrawnNotificationKinds: ["email.verification", "phone.verification"] };
+        expect(await storage.userLog.append(withdrawing)).toEqual({ ok: true });
+        expect((await snapshot()).notifications).toEqual(finished);
+      }));
+
+      it("keeps both an append and a lease that run at once: neither undoes the other", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { notifications: 1 }));
+        const write = newUserAppend("u2", { notifications: 1 });
+        const [appended, leased] = await Promise.all([storage.userLog.append(write), lease(storage, 0)]);
+        expect(appended).toEqual({ ok: true });
+        expect((await storage.userLog.loadEvents("u2")).length).toBe(write.events.length);
+        expect(await storage.userLog.findHeldClaims(write.claims)).toEqual(write.claims);
+        // The lease took u1's notification, and u2's if it came first; whatever it took stays leased.
+        const taken = new Set(leased.map((notification) => notification.id));
+        expect(taken.has("u1-n0")).toBe(true);
+        const records = (await snapshot()).notifications;
+        expect(records.map((record) => [record.id, record.state, record.leasedUntil !== undefined]).sort()).toEqual(
+          [["u1-n0", "pending", true], ["u2-n0", "pending", taken.has("u2-n0")]].sort(),
+        );
+      }));
+
       it("checks an existing user's sequence before its claims", withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 2 }));
         await storage.userLog.append(newUserAppend("u2"));
@@ -822,6 +849,17 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         ]);
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
         expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
+      }));
+
+      it("keeps a delivery reported while another caller leases: the mail is not handed out again", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("a", { notifications: 1 }));
+        await storage.userLog.append(newUserAppend("b", { notifications: 1 }));
+        await lease(storage, 0, 100, ["a-n0"]);
+        const [, others] = await Promise.all([storage.outbox.markDelivered("a-n0", at(1_000)), lease(storage, 1_000)]);
+        expect(others.map((notification) => notification.id)).toEqual(["b-n0"]);
+        const delivered = (await snapshot()).notifications.find((record) => record.id === "a-n0");
+        expect([delivered?.state, delivered?.code, delivered?.link]).toEqual(["delivered", "", ""]);
+        expect(await lease(storage, LEASE_MS * 1_000)).toEqual([pending("b-n0", "b", 0)]);
       }));
 
       it("records a delivery reported after its lease ended: a mail that went out was delivered, whoever reports it", withStore(async ({ storage, snapshot }) => {
