@@ -49,4 +49,15 @@ describe("smtpMailer's nodemailer time-outs", () => {
       "smtp://smtp.example.com?pool=true&socketTimeout=120000&connectionTimeout=15000&greetingTimeout=10000",
     );
   });
+
+  it("hands over TLS settings (a private CA, a floor) and OAuth2 as given, beside the time-outs", async () => {
+    const connection: SmtpConnectionOptions = {
+      host: "smtp.example.com",
+      port: 587,
+      requireTLS: true,
+      tls: { ca: "-----BEGIN CERTIFICATE-----", minVersion: "TLSv1.2", servername: "smtp.example.com" },
+      auth: { type: "OAuth2", user: "mailer@example.com", accessToken: "token" },
+    };
+    expect(await transportFor(connection)).toEqual({ ...connection, ...defaults });
+  });
 });

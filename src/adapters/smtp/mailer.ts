@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from "node:tls";
 import { MailerSetupError, PermanentDeliveryError, type MailMessage, type Mailer } from "../../ports/mailer.js";
 import { notificationMessageId, senderDomain } from "./message-id.js";
 
@@ -29,8 +30,20 @@ export interface SmtpConnectionOptions {
   readonly secure?: boolean;
   readonly requireTLS?: boolean;
   readonly ignoreTLS?: boolean;
-  readonly auth?: { readonly user: string; readonly pass: string };
-  readonly tls?: { readonly rejectUnauthorized?: boolean; readonly servername?: string };
+  /** A password, or OAuth2 (nodemailer's `type: "OAuth2"` with an access token, or what it needs to get one). */
+  readonly auth?:
+    | { readonly user: string; readonly pass: string }
+    | {
+        readonly type: "OAuth2";
+        readonly user: string;
+        readonly accessToken?: string;
+        readonly refreshToken?: string;
+        readonly clientId?: string;
+        readonly clientSecret?: string;
+        readonly expires?: number;
+      };
+  /** Node's TLS options: a private CA (`ca`), a floor (`minVersion`), client certificates, `servername`. */
+  readonly tls?: Readonly<ConnectionOptions>;
   readonly pool?: boolean;
   readonly maxConnections?: number;
   readonly connectionTimeout?: number;
