@@ -76,8 +76,11 @@ export interface ClaimHolder {
 
 /**
  * Why an append was not written. `claim-held`: one of the claims it takes is held already (by
- * another user, or, for a new user, by the stream of the same id: a new user's claims, its
- * `user_id` claim among them, are checked before its stream), or the append repeats one.
+ * another user, by the appending user itself, or, for a new user, by the stream of the same id: a
+ * new user's claims, its `user_id` claim among them, are checked before its stream), or the append
+ * repeats one. Name the first held claim in the append's order (a held one before a repeated
+ * one). Whether an append may take again a claim it gives up in the same write is not fixed: the
+ * memory store allows it, the SQL stores answer `claim-held`; the library never asks it.
  * `sequence-conflict`: the stream moved on since the decision (a lost race), or a new user's
  * stream exists already and the append takes no claim it holds. `user-not-found`: an append to an
  * existing user whose stream does not exist.
