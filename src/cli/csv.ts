@@ -1,4 +1,4 @@
-import { maxLineBytes, type Line } from "./lines.js";
+import { maxLineBytes, NOT_UTF8, type Line } from "./lines.js";
 
 /** One CSV record (RFC 4180: comma-separated, `"` quotes, `""` inside quotes, line breaks inside quotes). */
 export interface CsvRecord {
@@ -63,6 +63,7 @@ export async function* csvRecords(lines: AsyncIterable<Line>): AsyncGenerator<Cs
     } else scan.cell += "\n";
     size += line.text.length;
     if (line.tooLong || size > maxLineBytes) broken ??= "the record is longer than 1 MiB";
+    if (line.notUtf8) broken ??= `the record is ${NOT_UTF8}`;
     const problem = scanText(scan, line.text);
     broken ??= problem;
     if (broken !== undefined) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 
 /** One line of a text file, without its line break. */
@@ -13,7 +14,15 @@ export interface Line {
    * still find where its quoted cells close.
    */
   readonly tooLong: boolean;
+  /**
+   * The line's bytes are not UTF-8 (a file saved in Latin-1 or Windows-1252, say): `text` holds
+   * replacement characters where they were, so that a CSV reader still finds its quotes.
+   */
+  readonly notUtf8: boolean;
 }
+
+/** The problem of a line (or a record holding one) that is not UTF-8. */
+export const NOT_UTF8 = "not valid UTF-8 (save the file as UTF-8, or convert it with iconv)";
 
 /** Lines longer than this are refused rather than held in memory. */
 export const maxLineBytes = 1024 * 1024;
@@ -69,7 +78,11 @@ export async function* readLines(path: string): AsyncGenerator<Line, void, undef
   let offset = 0;
   const finish = (end: number): Line => {
     number += 1;
-    const line = outline === undefined ? { text: lineText(Buffer.concat(pending, pendingBytes), number), number, end, tooLong: false } : { text: outline.text(), number, end, tooLong: true };
+    let line: Line;
+    if (outline === undefined) {
+      const bytes = Buffer.concat(pending, pendingBytes);
+      line = { text: lineText(bytes, number), number, end, tooLong: false, notUtf8: !isUtf8(bytes) };
+    } else line = { text: outline.text(), number, end, tooLong: true, notUtf8: false };
     pending = [];
     pendingBytes = 0;
     outline = undefined;

@@ -1,6 +1,6 @@
 import { csvRecords, type CsvRecord } from "./csv.js";
 import { readHeader, requestFromCells, type CsvColumn, type HeaderCell } from "./csv-mapping.js";
-import { readLines, type Line } from "./lines.js";
+import { NOT_UTF8, readLines, type Line } from "./lines.js";
 
 export type InputFormat = "jsonl" | "csv";
 
@@ -21,6 +21,10 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
       continue;
     }
     if (line.text.trim() === "") continue;
+    if (line.notUtf8) {
+      yield { line: line.number, end: line.end, problem: `the line is ${NOT_UTF8}` };
+      continue;
+    }
     try {
       yield { line: line.number, end: line.end, request: JSON.parse(line.text) as unknown };
     } catch {

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 // The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
 import { describe, expect, it, vi } from "vitest";
 import { parseArguments } from "../../src/cli/arguments.js";
@@ -134,6 +135,23 @@ describe("CSV", () => {
     expect(await records('a,1\nb,"open\nc,3\nd,4\n')).toEqual([
       { cells: ["a", "1"], line: 1, end: 4 },
       { cells: [], line: 2, end: 20, problem: "a quoted cell is not closed before the end of the file: lines 2 to 4 were read as this one record" },
+    ]);
+  });
+
+  it("fails a record that is not valid UTF-8 (a Latin-1 export, say) on its own, instead of importing replacement characters", async () => {
+    const path = join(scratch.path, "latin1.csv");
+    // "José" in Latin-1 (é is 0xE9), inside a quoted cell over two lines, between two good records.
+    writeFileSync(path, Buffer.concat([Buffer.from('a,b\n"Jos'), Buffer.from([0xe9]), Buffer.from('\nx",1\nok,2\n')]));
+    expect(await all(csvRecords(readLines(path)))).toEqual([
+      { cells: ["a", "b"], line: 1, end: 4 },
+      { cells: [], line: 2, end: 15, problem: "the record is not valid UTF-8 (save the file as UTF-8, or convert it with iconv)" },
+      { cells: ["ok", "2"], line: 4, end: 20 },
+    ]);
+    const jsonl = join(scratch.path, "latin1.jsonl");
+    writeFileSync(jsonl, Buffer.concat([Buffer.from('{"userName":"Jos'), Buffer.from([0xe9]), Buffer.from('"}\n{"userName":"ok"}\n')]));
+    expect(await all(readRows(jsonl, "jsonl"))).toEqual([
+      { line: 1, end: 20, problem: "the line is not valid UTF-8 (save the file as UTF-8, or convert it with iconv)" },
+      { line: 2, end: 38, request: { userName: "ok" } },
     ]);
   });
 
