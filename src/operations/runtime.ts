@@ -12,6 +12,8 @@ import { parsePasswordHash, verifyPassword } from "../passwords/verify.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { PasswordHashing, Ports } from "../ports/index.js";
 
+const READY: Promise<void> = Promise.resolve();
+
 /** Password hashing from the ports' hasher and bounds, with `human-users/passwords`. */
 export function passwordHashing(ports: Ports): PasswordHashing {
   // Started now, so that the lookup overlaps the first call's directory reads rather than follows them.
@@ -40,9 +42,8 @@ export function passwordHashing(ports: Ports): PasswordHashing {
       }
       return encoded;
     },
-    async ready() {
-      await hashingPaths();
-    },
+    // Once the paths are known, one settled promise for every call, with no frame of its own.
+    ready: () => (settledHashingPaths() !== undefined ? READY : hashingPaths().then(() => undefined)),
     refusalOf,
     maxPasswordBytes: bounds.maxPasswordBytes,
     async verify(encoded, password) {

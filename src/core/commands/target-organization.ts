@@ -34,7 +34,8 @@ export async function authorizeTarget(
         );
   if (found.isErr()) return err(found.error);
   const organization = found.value;
-  const allowed = await askAuthorizer(authorizer, logger, requester, permission, organization?.id);
+  const asked = askAuthorizer(authorizer, logger, requester, permission, organization?.id);
+  const allowed = asked instanceof Promise ? await asked : asked;
   if (allowed.isErr()) return err(allowed.error);
   if (organization === undefined) return err(allowed.value ? organizationNotFound() : permissionDenied());
   return allowed.value ? ok(organization) : err(permissionDenied());

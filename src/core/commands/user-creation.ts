@@ -17,7 +17,7 @@ import { encryptSecret, type EncryptedSecret } from "../secrets/encrypt.js";
 import type { UserDraft } from "../user-draft.js";
 import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, DecideInput, Decision } from "./command.js";
-import { callPort } from "./port-call.js";
+import { callPort, callPortNow } from "./port-call.js";
 import { messageLink } from "./user-message.js";
 
 /** Which creation: the v2 `AddHumanUser` (verification codes) or the management `ImportHumanUser` (initialization). */
@@ -338,7 +338,8 @@ export async function decideCreation<TResponse>(spec: CreationSpec<TResponse>, i
   // against the user, and the append checks the claims: no lookup, and no frame waiting for one.
   const asksDirectory = draft.idpLinks.length > 0 || domain !== undefined;
   for (let draw = 1; ; draw++) {
-    userId = requested !== undefined ? ok(requested) : await callPort("id generator", ports.logger, () => ports.ids.next());
+    const drawn = requested !== undefined ? ok(requested) : callPortNow("id generator", ports.logger, () => ports.ids.next());
+    userId = drawn instanceof Promise ? await drawn : drawn;
     if (userId.isErr()) return err(userId.error);
     claims = userClaims(userId.value, draft, organization);
     if (!asksDirectory) break;
