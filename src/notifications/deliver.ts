@@ -175,6 +175,8 @@ const SETUP_WARNINGS = {
   "mailer-setup": "human-users: the mailer cannot send any mail until its set-up is fixed; notifications stay pending and are retried (warned once)",
   "sms-sender-missing": "human-users: phone codes are waiting for an SMS sender (ports.sms); they stay pending and are retried (warned once)",
 } as const;
+const DELIVERY_FAILING_WARNING =
+  "human-users: a notification could not be delivered and will be retried; check the mailer (its server, its sign-in) if this goes on; pass ports.logger to see every attempt (warned once)";
 const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
 /**
@@ -202,7 +204,13 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
   }
   const error = withoutSecrets(attempt.error, notification);
   if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error }, SETUP_WARNINGS[attempt.setup]);
-  return (await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now())) ? "dead" : "retrying";
+  const dead = await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now());
+  // Without a logger, a mailer that cannot reach its server would be silent until its mails die,
+  // hours later (a set-up failure has a warning of its own).
+  if (!dead && attempt.setup === undefined && round.ports.logger === undefined) {
+    warnHostOnce(undefined, "delivery-failing", { notificationId: notification.id, error }, DELIVERY_FAILING_WARNING);
+  }
+  return dead ? "dead" : "retrying";
 }
 
 /**

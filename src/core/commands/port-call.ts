@@ -3,16 +3,22 @@ import type { Logger } from "../../ports/logger.js";
 import { internal, unavailable } from "../errors/user-errors.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { isThenable, logSafely } from "../../shared/host-calls.js";
+import { warnHostOnce } from "../../shared/host-warnings.js";
 
 /** By name too: a second copy of the package (ESM beside CJS) has its own class. */
 function isUnavailable(cause: unknown): boolean {
   return cause instanceof Error && cause.name === "StorageUnavailableError";
 }
 
-/** Logs a port's failure (the logger gets the cause, the body never does) and answers 14 or 13. */
+/**
+ * Logs a port's failure (the logger gets the cause, the body never does) and answers 14 or 13.
+ * Without a logger the first such cause is still shown, once, on the console: a 13 whose cause
+ * reaches no one (tables never migrated, say) leaves nothing to go by.
+ */
 export function portFailure(cause: unknown, what: string, logger: Logger | undefined): ErrorBody {
   // A broken logger must not turn a clean error body into a rejection.
-  logSafely(logger, "error", { err: cause }, `human-users: ${what} failed`);
+  if (logger === undefined) warnHostOnce(undefined, "port-failed", { err: cause }, `human-users: ${what} failed, and the call answered 13 or 14; pass ports.logger to see every such cause (warned once)`);
+  else logSafely(logger, "error", { err: cause }, `human-users: ${what} failed`);
   return isUnavailable(cause) ? unavailable() : internal();
 }
 
