@@ -231,6 +231,8 @@ function deliverOneTraced(round: Round, telemetry: Telemetry, leased: Leased, no
     const outcome = await deliverOne(round, leased, notification);
     const attributes = { ...kind, "human_users.outcome": outcome };
     span.setAttributes(attributes);
+    // Not tried: no delivery to count, and the message is still in the backlog.
+    if (outcome === "left") return outcome;
     telemetry.count("human_users.deliveries", 1, attributes);
     if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});
     return outcome;
@@ -324,8 +326,10 @@ export function deliverWrittenNotifications(ports: DeliveryPorts, ids: readonly 
 
 async function deliverLeased(given: DeliveryPorts, delivering: Delivering, defersRecords: boolean): Promise<DeliveryReport> {
   const report = emptyReport();
-  const logger = safeLogger(given.logger);
+  let logger = safeLogger(undefined);
   try {
+    // Read inside: a logger (or ports) that cannot be read is a report's error, never a rejection.
+    logger = safeLogger(given.logger);
     // Tracing that fails must not fail a delivery, nor count a mail that went out as not sent.
     const telemetry = given.telemetry === undefined ? undefined : safeTelemetry(given.telemetry, given.logger);
     const ports = telemetry === undefined ? given : { ...given, telemetry };

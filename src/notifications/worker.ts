@@ -1,4 +1,5 @@
 import { callAndForget } from "../shared/host-calls.js";
+import { LONGEST_TIMER_MS } from "../shared/time-limit.js";
 import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
 import { leasedCount, mergeReports, type DeliveryReport } from "./report.js";
 import { resolveDeliverySettings } from "./settings.js";
@@ -47,8 +48,9 @@ async function deliverRound(ports: DeliveryPorts, batchSize: number): Promise<De
  */
 export function startNotificationWorker(ports: DeliveryPorts, options: NotificationWorkerOptions = {}): NotificationWorker {
   const given = options.intervalMs;
-  // A negative or NaN interval would make setTimeout spin; such a value keeps the default.
-  const intervalMs = given !== undefined && Number.isFinite(given) && given >= 0 ? given : defaultWorkerIntervalMs;
+  // A negative or NaN interval would make setTimeout spin; such a value keeps the default. One
+  // longer than a timer can hold would be taken as 1 ms by the runtime: it is held at the longest.
+  const intervalMs = given !== undefined && Number.isFinite(given) && given >= 0 ? Math.min(given, LONGEST_TIMER_MS) : defaultWorkerIntervalMs;
   const batchSize = resolveDeliverySettings(ports.config).batchSize;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<DeliveryReport> | undefined;
@@ -68,10 +70,12 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   function tick(): void {
     timer = undefined;
     inFlight = round();
-    void inFlight.then(() => {
+    const next = (): void => {
       inFlight = undefined;
       if (stopping === undefined) timer = setTimeout(tick, intervalMs);
-    });
+    };
+    // A round never rejects; were one to, the worker goes on rather than leave a rejection unhandled.
+    void inFlight.then(next, next);
   }
 
   async function drain(): Promise<DeliveryReport> {

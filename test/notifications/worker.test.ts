@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { memoryMailer } from "../../src/adapters/memory/mailer.js";
 import { memoryStore } from "../../src/adapters/memory/store.js";
 import type { DeliveryReport } from "../../src/notifications/report.js";
+import { deliverPendingNotifications } from "../../src/notifications/deliver.js";
 import { startNotificationWorker } from "../../src/notifications/worker.js";
 import type { MailMessage } from "../../src/ports/mailer.js";
 import { emailNotification, manualClock, writeOf } from "./helpers.js";
@@ -157,5 +158,31 @@ describe("startNotificationWorker", () => {
     expect(sentIds(ports.mailer.sent)).toEqual(["n-1"]);
     await worker.stop();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("startNotificationWorker on real timers", () => {
+  it("waits an interval longer than a timer can hold as the longest one, instead of running a round every millisecond", async () => {
+    const ports = setUp();
+    let leases = 0;
+    const counted = { ...ports, storage: { ...ports.storage, outbox: { ...ports.storage.outbox, lease: (request: Parameters<typeof ports.storage.outbox.lease>[0]) => ((leases += 1), ports.storage.outbox.lease(request)) } } };
+    const worker = startNotificationWorker(counted, { intervalMs: 2 ** 31 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await worker.stop();
+    // One round at the start and the last one of stop().
+    expect(leases).toBe(2);
+  });
+});
+
+describe("deliverPendingNotifications given ports that break on reading", () => {
+  it("answers a report of the error, never a rejection, when the logger cannot be read", async () => {
+    const ports = setUp();
+    const hostile = Object.defineProperty({ ...ports }, "logger", {
+      get() {
+        throw new Error("no logger here");
+      },
+    });
+    const report = await deliverPendingNotifications(hostile);
+    expect([report.delivered, report.retrying, report.dead, report.errors.map((error) => error.stage)]).toEqual([[], [], [], ["internal"]]);
   });
 });

@@ -51,6 +51,27 @@ describe("telemetry through OpenTelemetry", () => {
     ]);
   });
 
+  it("a message the operation leaves for a later round (too little lease left) is not counted as a delivery, nor off the backlog", async () => {
+    const recording = recordingTelemetry();
+    let now = Date.parse("2026-03-04T05:06:07Z");
+    const clock = { now: () => new Date(now) };
+    const ports = testPorts({ telemetry: recording.telemetry, clock, config: { delivery: { leaseSeconds: 10, sendTimeoutSeconds: 6 } } });
+    // The write waits 5 s (a row lock): the operation's lease has 5 s left, under the send's 6 s limit.
+    const slowWrite = patchStorage(ports.storage, {
+      userLog: {
+        append: (append) => {
+          now += 5_000;
+          return ports.storage.userLog.append(append);
+        },
+      },
+    });
+    expect((await createHumanUser({ ...ports, storage: slowWrite }, minimalCreate(), context)).isOk()).toBe(true);
+    expect(await recording.counters()).toEqual([
+      { counter: "human_users.operations", attributes: { "human_users.operation": "createHumanUser", "human_users.code": 0 }, value: 1 },
+      { counter: "human_users.outbox.backlog", attributes: {}, value: 1 },
+    ]);
+  });
+
   it("checkPassword by login name: the claim lookup, the read, the verification and the append, with no name on any span", async () => {
     const recording = recordingTelemetry();
     const ports = testPorts({ telemetry: recording.telemetry, passwordHasher: cheapHasher, config: { immediateDelivery: "off" } });
