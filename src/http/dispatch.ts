@@ -88,10 +88,14 @@ export type Dispatch<R> = (parts: HttpRequestParts<R>) => Promise<HttpAnswer>;
 /**
  * Routes and answers requests for the operations: REST on ZITADEL's paths and the
  * Connect protocol on its RPC paths, under `basePath`, with the health route beside them. The
- * dispatch never rejects. Throws a RangeError at creation for a `maxBodyBytes`, `basePath` or
- * `origin` that cannot work.
+ * dispatch never rejects. Throws at creation without an `authenticate` function (a TypeError),
+ * and for a `maxBodyBytes`, `basePath` or `origin` that cannot work (a RangeError).
  */
 export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): Dispatch<R> {
+  // Without it every request would answer 500: refused at start-up, saying what to pass.
+  if (typeof (options as Partial<HandlerOptions<R>> | undefined)?.authenticate !== "function") {
+    throw new TypeError("options.authenticate is required: a function from the request to its requester (undefined or null for none), which may be async");
+  }
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A NaN or negative limit would silently read without bound: refuse the setting at start-up.
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError("maxBodyBytes must be a whole number of bytes, 0 or more");

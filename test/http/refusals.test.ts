@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { fixedClock, memoryMailer, memoryStore, type Requester } from "../../src/index.js";
 import { createFetchHandler, type FetchHandlerOptions } from "../../src/http/index.js";
+import { createNodeHandler, type NodeHandlerOptions } from "../../src/node/index.js";
 import { connectError, restError } from "./expected-errors.js";
 import { tripwirePorts, type Tripwire } from "./tripwire.js";
 
@@ -278,6 +279,25 @@ describe("authentication", () => {
 });
 
 describe("options", () => {
+  it("refuses to be created without an authenticate function, in every front end, saying what to pass", () => {
+    const { ports } = tripwirePorts();
+    const message = "options.authenticate is required: a function from the request to its requester (undefined or null for none), which may be async";
+    const created = [
+      () => createFetchHandler(ports, undefined as unknown as FetchHandlerOptions),
+      () => createFetchHandler(ports, {} as FetchHandlerOptions),
+      () => createFetchHandler(ports, { authenticate: "admin" } as unknown as FetchHandlerOptions),
+      () => createNodeHandler(ports, {} as NodeHandlerOptions),
+    ].map((create) => {
+      try {
+        create();
+        return "created";
+      } catch (error) {
+        return error instanceof TypeError ? error.message : "other error";
+      }
+    });
+    expect(created).toEqual(Array(4).fill(message));
+  });
+
   it("refuses a body limit that is not a whole number of bytes when the handler is created", () => {
     const { ports } = tripwirePorts();
     const attempts = [Number.NaN, -1, 1.5].map((maxBodyBytes) => {
