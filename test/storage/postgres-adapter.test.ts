@@ -48,6 +48,20 @@ describe("connection failures", () => {
     expect(errors.map(isConnectionFailure)).toEqual([true, true, true, true, true, true, true, true, true, true, true, false, false, true, false, false, false]);
   });
 
+  it("refuses to be made from a pool passed as the options, or from nothing, saying what to pass", () => {
+    const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none" });
+    const made = [pool, {}, undefined].map((options) => {
+      try {
+        postgresStore(options as unknown as Parameters<typeof postgresStore>[0]);
+        return "made";
+      } catch (error) {
+        return error instanceof TypeError ? error.message : "other error";
+      }
+    });
+    expect(made).toEqual(Array(3).fill("postgresStore takes { pool }: a pg Pool (new pg.Pool({ connectionString })) as the pool member of its options"));
+    void pool.end();
+  });
+
   it("rejects every call with StorageUnavailableError when the server refuses connections", async () => {
     const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2_000 });
     pool.on("error", () => undefined);

@@ -138,6 +138,11 @@ export interface PostgresStore extends SqlStore {
  * write the caller is told failed does not commit later. Throws a `RangeError` for a timeout out of range.
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  // A pool passed as the options (or nothing) would fail deep inside with "reading 'on'".
+  const pool = (options as Partial<PostgresStoreOptions> | undefined)?.pool;
+  if (pool === null || typeof pool !== "object" || typeof pool.connect !== "function") {
+    throw new TypeError("postgresStore takes { pool }: a pg Pool (new pg.Pool({ connectionString })) as the pool member of its options");
+  }
   hearConnectionErrors(options.pool);
   const prepared = options.preparedStatements ?? true;
   const timeouts = resolveTimeouts(options, storeTimeouts);
