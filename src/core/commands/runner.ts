@@ -196,9 +196,15 @@ const CODE_OF_MESSAGE: readonly (readonly [NotificationKind, (user: UserState) =
   ["email.password_reset", (user) => user.passwordResetCode],
 ];
 
-/** The kinds of message sent to the user's email address, and to its phone. */
-const EMAIL_KINDS: readonly NotificationKind[] = ["email.verification", "email.initialization", "email.password_reset", "email.passkey_registration"];
-const PHONE_KINDS: readonly NotificationKind[] = ["phone.verification"];
+/** Where each kind of message goes: over every kind, so that a new kind must say which address it is tied to. */
+const ADDRESS_OF_MESSAGE: Readonly<Record<NotificationKind, "email" | "phone">> = {
+  "email.verification": "email",
+  "email.initialization": "email",
+  "email.password_reset": "email",
+  "email.passkey_registration": "email",
+  "phone.verification": "phone",
+};
+const MESSAGE_KINDS = Object.keys(ADDRESS_OF_MESSAGE) as NotificationKind[];
 
 /**
  * The kinds of message whose pending ones the decided events make dead: those whose code no
@@ -211,9 +217,8 @@ const PHONE_KINDS: readonly NotificationKind[] = ["phone.verification"];
  * works (a reset code, a passkey link).
  */
 function deadCodeKinds(before: UserState, after: UserState): NotificationKind[] {
-  const kinds: NotificationKind[] = [];
-  if (before.email.address !== after.email.address) kinds.push(...EMAIL_KINDS);
-  if (before.phone?.number !== after.phone?.number) kinds.push(...PHONE_KINDS);
+  const moved = { email: before.email.address !== after.email.address, phone: before.phone?.number !== after.phone?.number };
+  const kinds = MESSAGE_KINDS.filter((kind) => moved[ADDRESS_OF_MESSAGE[kind]]);
   for (const [kind, codeOf] of CODE_OF_MESSAGE) {
     const earlier = codeOf(before);
     if (kinds.includes(kind) || earlier === undefined || earlier.failedAttempts >= MAX_CODE_ATTEMPTS) continue;
