@@ -48,6 +48,36 @@ describe("memoryStore keeps what it stores out of its callers' reach", () => {
   });
 });
 
+describe("memoryStore's directory hands out frozen organizations and providers", () => {
+  it("answers every lookup with the same frozen value: changing it throws, and the seed's later changes are not seen", async () => {
+    const seed = {
+      organizations: [{ id: "acme", domains: [{ domain: "acme.example", verified: true }], policy: { userLoginMustBeDomain: true } }],
+      identityProviders: [{ id: "idp-1", orgId: "acme" }],
+    };
+    const store = memoryStore(seed);
+    seed.organizations[0]!.domains[0]!.verified = false;
+    seed.identityProviders[0]!.orgId = "changed in the seed";
+    const found = await store.directory.findOrganization("acme");
+    expect(found).toEqual({ id: "acme", domains: [{ domain: "acme.example", verified: true }], policy: { userLoginMustBeDomain: true } });
+    expect(await store.directory.findOrganizationByDomain("ACME.example")).toBe(found);
+    expect(() => {
+      (found?.domains as { verified: boolean }[])[0]!.verified = false;
+    }).toThrow(TypeError);
+    expect(() => {
+      (found?.domains as unknown[]).push({ domain: "evil.example", verified: true });
+    }).toThrow(TypeError);
+    expect(() => {
+      (found?.policy as { userLoginMustBeDomain: boolean }).userLoginMustBeDomain = false;
+    }).toThrow(TypeError);
+    expect(await store.directory.findOrganization("acme")).toEqual({ id: "acme", domains: [{ domain: "acme.example", verified: true }], policy: { userLoginMustBeDomain: true } });
+    const provider = await store.directory.findIdentityProvider("idp-1");
+    expect(provider).toEqual({ id: "idp-1", orgId: "acme" });
+    expect(() => {
+      (provider as { orgId: string }).orgId = "changed";
+    }).toThrow(TypeError);
+  });
+});
+
 describe("memoryStore records what became of a notification member by member", () => {
   /** The record as the spread-and-delete merge made it, the order of its members included. */
   function merged(record: object, patch: object): object {

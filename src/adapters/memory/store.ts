@@ -20,7 +20,7 @@ import type {
   UserLog,
 } from "../../ports/storage.js";
 import { WITHDRAWN_NOTIFICATION_ERROR } from "../../ports/outbox.js";
-import { isDeeplyFrozen } from "../../shared/deep-freeze.js";
+import { deepFreeze, isDeeplyFrozen } from "../../shared/deep-freeze.js";
 import { queryListings } from "./user-query.js";
 
 /** The organizations and identity providers a `memoryStore` starts with. */
@@ -169,37 +169,27 @@ function followsSequence(events: readonly StoredEvent[], expected: number): bool
   return true;
 }
 
-/**
- * A deep copy of JSON data (what events, organizations and providers are): several times cheaper
- * than structuredClone for the small objects written on every request.
- */
-function copyJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(copyJson) as T;
-  if (value === null || typeof value !== "object") return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) copy[key] = copyJson(member);
-  return copy as T;
-}
-
 function memoryDirectory(seed: MemoryStoreSeed): Directory {
-  const organizations = new Map<string, Organization>((seed.organizations ?? []).map((org) => [org.id, structuredClone(org)]));
-  const providers = new Map<string, IdentityProvider>((seed.identityProviders ?? []).map((idp) => [idp.id, structuredClone(idp)]));
+  // Copied once and frozen all through: every lookup hands out the same value, which nobody can change.
+  const organizations = new Map<string, Organization>((seed.organizations ?? []).map((org) => [org.id, deepFreeze(structuredClone(org))]));
+  const providers = new Map<string, IdentityProvider>((seed.identityProviders ?? []).map((idp) => [idp.id, deepFreeze(structuredClone(idp))]));
   return {
-    findOrganization: (id) => Promise.resolve(copyJson(organizations.get(id))),
+    findOrganization: (id) => Promise.resolve(organizations.get(id)),
     findOrganizationByDomain: (domain) => {
       const wanted = domain.toLowerCase();
       const found = [...organizations.values()].find((org) =>
         org.domains.some((entry) => entry.verified && entry.domain.toLowerCase() === wanted),
       );
-      return Promise.resolve(copyJson(found));
+      return Promise.resolve(found);
     },
-    findIdentityProvider: (id) => Promise.resolve(copyJson(providers.get(id))),
+    findIdentityProvider: (id) => Promise.resolve(providers.get(id)),
   };
 }
 
 /**
  * A `Storage` held in process memory: for tests and for embedding where durability is not needed.
- * Seeded once with organizations and identity providers (copied; later changes to the seed are not seen).
+ * Seeded once with organizations and identity providers (copied and frozen: later changes to the
+ * seed are not seen, and every lookup hands out the same value, which nobody can change).
  */
 export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   const events: StoredEvent[] = [];
