@@ -4,6 +4,7 @@
 // quietly replaced by a default.
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
+import type { CodeSpec, DeliverySettings, HumanUsersConfig, PasskeySettings, RequestLimits } from "../ports/config.js";
 import type { Ports } from "../ports/index.js";
 import { defaultLeaseSeconds, MAX_DELIVERY_SECONDS } from "../shared/default-lease.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
@@ -36,6 +37,75 @@ function isWholeAtLeast(value: unknown, minimum: number): boolean {
 
 function isPositive(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
+}
+
+/** Every name each object may hold, kept whole by the compiler: a name the types gain must be added here. */
+const PORT_NAMES = {
+  storage: true, directory: true, mailer: true, clock: true, ids: true, random: true, authorizer: true, passwordHasher: true,
+  hashBounds: true, firebaseSignerKey: true, keys: true, sms: true, logger: true, telemetry: true, config: true,
+} as const satisfies Record<keyof Ports, true>;
+const CONFIG_NAMES = {
+  origin: true, emailVerificationUrlTemplate: true, initializationUrlTemplate: true, passwordResetUrlTemplate: true,
+  passkeyRegistrationUrlTemplate: true, passkeys: true, codes: true, defaultPhoneRegion: true, immediateDelivery: true,
+  appendAttempts: true, allowThrowawayKeys: true, directoryCacheSeconds: true, messages: true, delivery: true, limits: true,
+} as const satisfies Record<keyof HumanUsersConfig, true>;
+const DELIVERY_NAMES = {
+  maxAttempts: true, initialBackoffSeconds: true, maxBackoffSeconds: true, leaseSeconds: true, sendTimeoutSeconds: true, batchSize: true, concurrency: true,
+} as const satisfies Record<keyof DeliverySettings, true>;
+const LIMIT_NAMES = { maxMetadataEntries: true, maxIdentityProviderLinks: true, maxFieldViolations: true } as const satisfies Record<keyof RequestLimits, true>;
+const PASSKEY_NAMES = { rpId: true, rpName: true, origins: true, timeoutSeconds: true } as const satisfies Record<keyof PasskeySettings, true>;
+const CODE_SPEC_NAMES = { length: true, alphabet: true, lifetimeSeconds: true } as const satisfies Record<keyof CodeSpec, true>;
+const HASH_BOUND_NAMES = {
+  bcryptMinCost: true, bcryptMaxCost: true, argon2MinTime: true, argon2MaxTime: true, argon2MaxMemoryKiB: true, argon2MaxParallelism: true,
+  scryptMaxMemoryBytes: true, scryptMaxWork: true, pbkdf2MaxIterations: true, minDerivedKeyBytes: true, maxDerivedKeyBytes: true,
+  shaCryptMaxRounds: true, phpassMinLog2: true, phpassMaxLog2: true, maxPasswordBytes: true, maxEstimatedCostMs: true,
+} as const satisfies Record<keyof NonNullable<Ports["hashBounds"]>, true>;
+
+/** Edits (insertions, deletions, substitutions) from `a` to `b`, ignoring case. */
+function editDistance(a: string, b: string): number {
+  const left = a.toLowerCase();
+  const right = b.toLowerCase();
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let row = 1; row <= left.length; row++) {
+    const current = [row];
+    for (let column = 1; column <= right.length; column++) {
+      const substitution = (previous[column - 1] ?? 0) + (left[row - 1] === right[column - 1] ? 0 : 1);
+      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[right.length] ?? 0;
+}
+
+/** The known name `name` most likely misspells (snake_case, other case, a few letters off), if any. */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  const camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
+  for (const candidate of known) {
+    // A name cut short (`timeout` for `timeoutSeconds`) is as likely as one a letter off.
+    const cutShort = camel.length >= 4 && candidate.toLowerCase().startsWith(camel.toLowerCase());
+    const distance = cutShort ? 1 : Math.min(editDistance(name, candidate), editDistance(camel, candidate));
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/**
+ * A member no setting has is a misspelling the library would otherwise ignore (a default link
+ * instead of the host's, a logger never called): named, with the setting it is likely meant as.
+ * A member left undefined is ignored, as for every setting.
+ */
+function checkNames(problems: Problems, fields: Fields, known: Readonly<Record<string, true>>, name: string, what: string): void {
+  const names = Object.keys(known);
+  for (const member of Object.keys(fields)) {
+    if (Object.hasOwn(known, member)) continue;
+    // Read without calling a getter: the known members are each read in their own section.
+    const descriptor = Object.getOwnPropertyDescriptor(fields, member);
+    if (descriptor !== undefined && "value" in descriptor && descriptor.value === undefined) continue;
+    const meant = closestName(member, names);
+    problems.add(`${name}.${member} is not ${what}${meant === undefined ? "" : ` (did you mean ${name}.${meant}?)`}`);
+  }
 }
 
 /**
@@ -93,14 +163,16 @@ function checkHashBounds(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const bounds = fieldsOf(value);
   if (bounds === undefined || Array.isArray(value)) return problems.add("ports.hashBounds must be an object");
+  checkNames(problems, bounds, HASH_BOUND_NAMES, "ports.hashBounds", "a bound");
   for (const [name, bound] of Object.entries(bounds)) {
     // A member left undefined keeps its default, as delivery settings do.
-    if (bound === undefined) continue;
+    if (bound === undefined || !Object.hasOwn(HASH_BOUND_NAMES, name)) continue;
     if (!(typeof bound === "number" && Number.isFinite(bound) && bound >= 0)) problems.add(`ports.hashBounds.${name} must be a number, 0 or more`);
   }
 }
 
 function checkPorts(problems: Problems, ports: Fields): void {
+  problems.section("ports", () => checkNames(problems, ports, PORT_NAMES, "ports", "a port"));
   problems.section("ports.storage", () => checkStorage(problems, ports));
   problems.section("ports.mailer", () => requirePort(problems, ports["mailer"], "ports.mailer", ["send"]));
   problems.section("ports.clock", () => requirePort(problems, ports["clock"], "ports.clock", ["now"]));
@@ -141,6 +213,7 @@ function checkKeys(problems: Problems, ports: Fields, config: Fields | undefined
 function checkCodeSpec(problems: Problems, value: unknown, name: string): void {
   const spec = fieldsOf(value);
   if (spec === undefined) return problems.add(`${name} must be an object`);
+  checkNames(problems, spec, CODE_SPEC_NAMES, name, "a part of a code's spec");
   const { length, alphabet, lifetimeSeconds } = spec;
   if (length !== undefined && !isCodeLength(length)) problems.add(`${name}.length must be a whole number from ${CODE_LENGTH.min} to ${CODE_LENGTH.max}`);
   if (alphabet !== undefined && (typeof alphabet !== "string" || alphabetCharacters(alphabet) === undefined)) {
@@ -202,6 +275,7 @@ function checkPasskeys(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const passkeys = fieldsOf(value);
   if (passkeys === undefined || Array.isArray(value)) return problems.add("config.passkeys must be an object");
+  checkNames(problems, passkeys, PASSKEY_NAMES, "config.passkeys", "a passkey setting");
   const { rpId, rpName, origins, timeoutSeconds } = passkeys;
   // A domain name in lower case, as browsers compare it; an IP address is no RP ID (WebAuthn, 5.1.3).
   const isRpId = typeof rpId === "string" && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId) && !/(^|\.)\d+$/.test(rpId);
@@ -225,6 +299,7 @@ function checkDelivery(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const delivery = fieldsOf(value);
   if (delivery === undefined) return problems.add("config.delivery must be an object");
+  checkNames(problems, delivery, DELIVERY_NAMES, "config.delivery", "a delivery setting");
   for (const name of ["maxAttempts", "batchSize", "concurrency"]) {
     const setting = delivery[name];
     if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.delivery.${name} must be a whole number, 1 or more`);
@@ -254,8 +329,9 @@ function checkLimits(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const limits = fieldsOf(value);
   if (limits === undefined) return problems.add("config.limits must be an object");
+  checkNames(problems, limits, LIMIT_NAMES, "config.limits", "a limit");
   for (const [name, setting] of Object.entries(limits)) {
-    if (setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.limits.${name} must be a whole number, 1 or more`);
+    if (Object.hasOwn(LIMIT_NAMES, name) && setting !== undefined && !isWholeAtLeast(setting, 1)) problems.add(`config.limits.${name} must be a whole number, 1 or more`);
   }
 }
 
@@ -263,6 +339,7 @@ function checkConfig(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const config = fieldsOf(value);
   if (config === undefined) return problems.add("ports.config must be an object");
+  problems.section("config", () => checkNames(problems, config, CONFIG_NAMES, "config", "a setting"));
   problems.section("config.origin", () => checkOrigin(problems, config["origin"]));
   for (const name of ["emailVerificationUrlTemplate", "initializationUrlTemplate", "passwordResetUrlTemplate"]) {
     problems.section(`config.${name}`, () => checkUrlTemplate(problems, config[name], `config.${name}`));

@@ -11,7 +11,7 @@ import type { HttpAnswer, HttpRequestParts, RequestHeaders } from "./http-exchan
 import { isIdentityEncoding, isJsonContentType } from "./media-type.js";
 import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions } from "./options.js";
 import { declaredTooLarge, parseJsonBody } from "./read-json-body.js";
-import { originProblem } from "../core/config-check.js";
+import { configurationProblems, originProblem } from "../core/config-check.js";
 import { matchRoute } from "./route-match.js";
 import { dialectForUnknownPath, type Route } from "./routes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
@@ -23,6 +23,7 @@ const ORG_HEADER = "x-zitadel-orgid";
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json", "cache-control": "no-store" });
 
 const HEALTHY = JSON.stringify({ status: "SERVING" });
+const NOT_SERVING = JSON.stringify({ status: "NOT_SERVING" });
 
 function answer(status: number, body: unknown, headers?: Readonly<Record<string, string>>): HttpAnswer {
   return { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body), routed: true };
@@ -67,9 +68,17 @@ function logFailure(ports: Ports, path: string, cause: unknown): void {
   logSafely(ports.logger, "error", { path, err: cause }, "human-users: HTTP request failed");
 }
 
-/** The health route: answers without authentication and without touching storage. */
-function healthAnswer(method: string): HttpAnswer {
-  return method === "GET" ? { status: 200, headers: JSON_HEADERS, body: HEALTHY, routed: true } : problemAnswer(restDialect, problems.methodNotAllowed(method, ["GET"]));
+/**
+ * The health route: answers without authentication and without touching storage. With ports or a
+ * configuration every operation would refuse (9), it says so (503), so that a deployment with a
+ * missing mailer or a misspelled setting fails its readiness check instead of taking traffic;
+ * which setting is wrong is not told to an unauthenticated caller (every operation's 9 names it).
+ */
+function healthAnswer(method: string, ports: Ports): HttpAnswer {
+  if (method !== "GET") return problemAnswer(restDialect, problems.methodNotAllowed(method, ["GET"]));
+  return configurationProblems(ports).length === 0
+    ? { status: 200, headers: JSON_HEADERS, body: HEALTHY, routed: true }
+    : { status: 503, headers: JSON_HEADERS, body: NOT_SERVING, routed: true };
 }
 
 /** JSON's white space: space, tab, line feed, carriage return. */
@@ -106,7 +115,7 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
 
   async function serve(parts: HttpRequestParts<R>, path: string): Promise<HttpAnswer> {
     const { method } = parts;
-    if (path === HEALTH_PATH) return healthAnswer(method);
+    if (path === HEALTH_PATH) return healthAnswer(method, ports);
     const match = matchRoute(method, path);
     if (match.kind === "none") {
       const dialect = dialectForUnknownPath(path);

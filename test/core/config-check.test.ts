@@ -1,3 +1,4 @@
+import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { configurationProblems } from "../../src/core/config-check.js";
 import { checkConfiguration, memoryStore, type HumanUsersConfig, type Ports } from "../../src/index.js";
@@ -37,6 +38,41 @@ describe("checkConfiguration", () => {
       'config.messages["de"] must be an object of message kinds',
     ]);
     expect(configurationProblems(withConfig({ messages: [] }))).toEqual(["config.messages must be an object of languages"]);
+  });
+
+  it("names a port or setting it does not know, with the one it is likely meant as, at every level", () => {
+    const ports = {
+      ...testPorts(),
+      loger: console,
+      telemetry: undefined,
+      hashBounds: { bcryptMaxcost: 12, bcryptMinCost: 4, notABound: undefined },
+      config: {
+        emailVerificationUrlTemplete: "https://example.com/verify?c={{.Code}}",
+        default_phone_region: "CH",
+        origin: "https://login.example.com",
+        somethingElse: 1,
+        codes: { email: { lenght: 8 } },
+        delivery: { maxAttempt: 3 },
+        limits: { maxFieldViolation: 5, maxMetadataEntries: 10 },
+        passkeys: { rpId: "example.com", rpName: "Example", origins: ["https://example.com"], timeout: 60 },
+        directoryCacheSeconds: undefined,
+      },
+    };
+    expect(configurationProblems(ports)).toEqual([
+      "ports.loger is not a port (did you mean ports.logger?)",
+      "ports.hashBounds.bcryptMaxcost is not a bound (did you mean ports.hashBounds.bcryptMaxCost?)",
+      "config.emailVerificationUrlTemplete is not a setting (did you mean config.emailVerificationUrlTemplate?)",
+      "config.default_phone_region is not a setting (did you mean config.defaultPhoneRegion?)",
+      "config.somethingElse is not a setting",
+      "config.passkeys.timeout is not a passkey setting (did you mean config.passkeys.timeoutSeconds?)",
+      "config.codes.email.lenght is not a part of a code's spec (did you mean config.codes.email.length?)",
+      "config.delivery.maxAttempt is not a delivery setting (did you mean config.delivery.maxAttempts?)",
+      "config.limits.maxFieldViolation is not a limit (did you mean config.limits.maxFieldViolations?)",
+    ]);
+    // Every operation answers 9 with them, as for any other setting it cannot honour.
+    expect(checkConfiguration({ ...testPorts(), config: { orign: "https://login.example.com" } } as Ports)).toEqual(
+      err(configurationError("invalid configuration: config.orign is not a setting (did you mean config.origin?)")),
+    );
   });
 
   it("accepts the test ports, and every setting at its documented bounds", () => {

@@ -12,12 +12,19 @@ export interface Tripwire {
 export function tripwirePorts(): Tripwire {
   const touched: string[] = [];
   const logged: string[] = [];
-  const storage = new Proxy({} as Storage, {
-    get: (_target, name) => () => {
-      touched.push(`storage.${String(name)}`);
-      return Promise.reject(new Error("tripwire storage"));
-    },
-  });
+  // Each part of the store answers every method it is asked for, so that the ports pass the
+  // configuration check (as a real store's do) and a refusal is the request's, never the ports'.
+  const part = (partName: string): object =>
+    new Proxy(
+      {},
+      {
+        get: (_target, name) => () => {
+          touched.push(`storage.${partName}.${String(name)}`);
+          return Promise.reject(new Error("tripwire storage"));
+        },
+      },
+    );
+  const storage = { directory: part("directory"), userLog: part("userLog"), outbox: part("outbox") } as unknown as Storage;
   const mailer: Mailer = {
     send: () => {
       touched.push("mailer.send");

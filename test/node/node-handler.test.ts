@@ -184,6 +184,24 @@ describe.each(FRONTS)("%s with a base path", (front) => {
   });
 });
 
+describe("the health route with ports every operation would refuse", () => {
+  it.each(FRONTS)("answers 503 NOT_SERVING through %s, without naming the setting, and SERVING once the ports are whole", async (front) => {
+    const { mailer: _missing, ...withoutMailer } = testPorts();
+    const misspelled = { ...testPorts(), config: { orign: "https://login.example.com" } } as unknown as Ports;
+    const answers = [];
+    for (const ports of [withoutMailer as unknown as Ports, misspelled, testPorts()]) {
+      const { baseUrl } = await serve(nodeHandler(front, ports));
+      answers.push(await seen(await fetch(`${baseUrl}/healthz`)));
+    }
+    const headers = { "content-type": "application/json", "cache-control": "no-store" };
+    expect(answers).toEqual([
+      { status: 503, headers, body: { status: "NOT_SERVING" } },
+      { status: 503, headers, body: { status: "NOT_SERVING" } },
+      { status: 200, headers, body: { status: "SERVING" } },
+    ]);
+  });
+});
+
 describe("a base path that could never match", () => {
   it.each(["users-api", "/users-api/", "/", "/a//b", "/a?b"])("refuses %j at creation", (basePath) => {
     const message = `basePath must be empty or start with "/" and not end with "/", such as "/users-api"; got ${JSON.stringify(basePath)}`;

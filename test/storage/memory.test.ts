@@ -61,7 +61,7 @@ describe("memoryStore's directory hands out frozen organizations and providers",
     expect(found).toEqual({ id: "acme", domains: [{ domain: "acme.example", verified: true }], policy: { userLoginMustBeDomain: true } });
     expect(await store.directory.findOrganizationByDomain("ACME.example")).toBe(found);
     expect(() => {
-      (found?.domains as { verified: boolean }[])[0]!.verified = false;
+      (found?.domains as unknown as { verified: boolean }[])[0]!.verified = false;
     }).toThrow(TypeError);
     expect(() => {
       (found?.domains as unknown[]).push({ domain: "evil.example", verified: true });
