@@ -423,8 +423,17 @@ function checkMessages(problems: Problems, value: unknown): void {
   }
 }
 
+/** What a check looks at beyond the ports' shape and the configuration. */
+export interface CheckScope {
+  /**
+   * Whether codes are made (the operations): a durable store then needs durable keys. Delivery
+   * only sends what was written, so a delivery process needs none. Default true.
+   */
+  readonly makesCodes?: boolean;
+}
+
 /** Every problem of `ports`, each naming its setting; empty when the library can run with them. */
-export function configurationProblems(ports: unknown): string[] {
+export function configurationProblems(ports: unknown, scope: CheckScope = {}): string[] {
   const problems = new Problems();
   const fields = fieldsOf(ports);
   if (fields === undefined) return ["ports must be an object"];
@@ -434,7 +443,7 @@ export function configurationProblems(ports: unknown): string[] {
     config = fields["config"];
     checkConfig(problems, config);
   });
-  problems.section("ports.keys", () => checkKeys(problems, fields, fieldsOf(config)));
+  if (scope.makesCodes !== false) problems.section("ports.keys", () => checkKeys(problems, fields, fieldsOf(config)));
   return problems.found;
 }
 

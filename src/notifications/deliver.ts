@@ -1,5 +1,6 @@
 import { checkedClock } from "../shared/checked-clock.js";
 import { checkedRandom } from "../shared/checked-random.js";
+import { configurationProblems } from "../core/config-check.js";
 import { safeLogger } from "../shared/host-calls.js";
 import { safeTelemetry } from "../shared/safe-telemetry.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
@@ -309,7 +310,29 @@ async function deliverSet(round: Round, leased: Leased): Promise<void> {
  */
 export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
   if (options.ids?.length === 0 || options.limit === 0) return Promise.resolve(emptyReport());
+  const refusal = configurationRefusal(ports);
+  if (refusal !== undefined) return Promise.resolve(refusal);
   return deliverLeased(ports, inSlices(options), false);
+}
+
+/**
+ * The ports checked as the operations check them (but for the keys: delivery makes no code), so
+ * that a setting it cannot honour (`delivery.maxAttempts: 0`, a misspelled name) is named instead
+ * of replaced by a default. A report with the problems as its one error, sending nothing; undefined
+ * when delivery can run. A write's own delivery needs no such check: its operation passed it.
+ */
+function configurationRefusal(ports: DeliveryPorts): DeliveryReport | undefined {
+  const problems = configurationProblems(ports, { makesCodes: false });
+  if (problems.length === 0) return undefined;
+  const error = `invalid configuration: ${problems.join("; ")}`;
+  let logger = safeLogger(undefined);
+  try {
+    logger = safeLogger(ports.logger);
+  } catch {
+    // A logger that cannot be read is one of the problems already.
+  }
+  logger.error({ error }, "human-users: notifications were not delivered: the configuration cannot be used");
+  return { ...emptyReport(), errors: [{ stage: "configuration", error }] };
 }
 
 /**

@@ -15,8 +15,12 @@ export interface RetryingDelivery extends FailedDelivery {
   readonly retryAt: string;
 }
 
-/** Where a delivery round failed outside a single message. */
-export type DeliveryErrorStage = "lease" | "markDelivered" | "markFailed" | "internal";
+/**
+ * Where a delivery round failed outside a single message; `configuration`: the ports or the
+ * configuration cannot be used (the error names each problem, as `checkConfiguration` does), and
+ * nothing was sent.
+ */
+export type DeliveryErrorStage = "configuration" | "lease" | "markDelivered" | "markFailed" | "internal";
 
 /**
  * Something other than a mailer went wrong: the store could not lease or record. A notification

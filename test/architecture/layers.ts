@@ -18,7 +18,7 @@ interface Rule {
  * shared is a leaf; passwords stands alone on shared (it could be lifted out as a package); passkeys
  * (WebAuthn through @simplewebauthn/server) implements a port and is reached by operations only; the
  * core sees ports and shared only, so delivery and hashing reach it through ports; the outer
- * layers depend on the core, never the reverse.
+ * layers depend on the core (delivery too, for the configuration check), never the reverse.
  */
 export const RULES: Readonly<Record<Layer, Rule>> = {
   shared: { may: [], node: false },
@@ -26,7 +26,7 @@ export const RULES: Readonly<Record<Layer, Rule>> = {
   passkeys: { may: ["ports", "shared"], node: false },
   ports: { may: ["shared"], typesFrom: ["passwords"], node: false },
   core: { may: ["ports", "shared"], node: false },
-  notifications: { may: ["ports", "shared"], node: false },
+  notifications: { may: ["core", "ports", "shared"], node: false },
   operations: { may: ["core", "ports", "shared", "notifications", "passwords", "passkeys"], node: false },
   adapters: { may: ["core", "ports", "shared", "passwords"], node: true },
   http: { may: ["core", "ports", "shared", "operations", "passwords"], node: false },

@@ -249,24 +249,46 @@ describe("deliverPendingNotifications", () => {
     expect(report.retrying.map((failed) => failed.error)).toEqual(["TypeError: not connected"]);
   });
 
-  it("makes a notification dead at once when the host's template cannot be filled", async () => {
+  it("sends nothing with a configuration the check refuses, names each problem, and keeps the notifications for when it is fixed", async () => {
+    const notification = emailNotification();
+    const ports = await setUp([notification]);
+    const config = {
+      messages: { en: { "email.verification": { subject: "Hi {{firstName}}", text: "{{code}}", html: "{{code}}" } } },
+      delivery: { maxAttempts: 0, maxAttempt: 3 },
+    } as unknown as NonNullable<DeliveryPorts["config"]>;
+    const error =
+      "invalid configuration: config.delivery.maxAttempt is not a delivery setting (did you mean config.delivery.maxAttempts?); " +
+      "config.delivery.maxAttempts must be a whole number, 1 or more; " +
+      'config.messages["en"]["email.verification"].subject: unknown placeholder {{firstName}} in message template';
+
+    const refused = await deliverPendingNotifications({ ...ports, config });
+
+    expect(refused).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "configuration", error }] });
+    expect(ports.logger.entries).toEqual([{ level: "error", fields: { error }, message: "human-users: notifications were not delivered: the configuration cannot be used" }]);
+    expect([ports.mailer.attempted, ports.storage.notifications().map((record) => [record.id, record.state, record.attempts])]).toEqual([[], [[notification.id, "pending", 0]]]);
+    // A delivery process makes no code, so a durable store needs no keys for it.
+    const durable = { ...ports, storage: Object.assign(Object.create(ports.storage) as typeof ports.storage, { durable: true }) };
+    expect((await deliverPendingNotifications(durable)).delivered).toEqual([notification.id]);
+  });
+
+  it("makes a written notification dead at once when the host's template cannot be filled (changed after the operation's check)", async () => {
     const ports = await setUp([emailNotification()]);
     const config = {
       messages: { en: { "email.verification": { subject: "Hi {{firstName}}", text: "{{code}}", html: "{{code}}" } } },
     };
 
-    const report = await deliverPendingNotifications({ ...ports, config });
+    const report = await deliverWrittenNotifications({ ...ports, config }, [emailNotification().id], undefined, false);
 
     expect(report.dead.map((failed) => failed.error)).toEqual(["unknown placeholder {{firstName}} in message template"]);
     expect(ports.mailer.attempted).toEqual([]);
   });
 
-  it("makes a notification dead at once when the host's template lacks a part, and goes on with the others", async () => {
+  it("makes a written notification dead at once when the host's template lacks a part, and goes on with the others", async () => {
     const notifications = [emailNotification({ id: "n-fr", locale: "fr" }), emailNotification({ id: "n-en-1" }), emailNotification({ id: "n-en-2" })];
     const ports = await setUp(notifications);
     const config = { messages: { fr: { "email.verification": { subject: "S only" } } } } as unknown as NonNullable<DeliveryPorts["config"]>;
 
-    const report = await deliverPendingNotifications({ ...ports, config });
+    const report = await deliverWrittenNotifications({ ...ports, config }, ["n-fr", "n-en-1", "n-en-2"], undefined, false);
 
     expect({ delivered: [...report.delivered].sort(), dead: report.dead.map((failed) => [failed.id, failed.error]), errors: report.errors }).toEqual({
       delivered: ["n-en-1", "n-en-2"],

@@ -43,6 +43,23 @@ describe("startNotificationWorker", () => {
     expect(reports).toEqual([{ ...nothing, delivered: ["left-over"] }, { ...nothing, delivered: ["later"] }, nothing]);
   });
 
+  it("sends nothing while the configuration cannot be used, says why each round, and sends once it is fixed", async () => {
+    const ports = setUp();
+    await ports.storage.userLog.append(writeOf([emailNotification({ id: "kept" })]));
+    const reports: DeliveryReport[] = [];
+    const config: { delivery: Record<string, number> } = { delivery: { batchSize: 0 } };
+
+    const worker = startNotificationWorker({ ...ports, config }, { intervalMs: 1000, onReport: (report) => reports.push(report) });
+    await vi.advanceTimersByTimeAsync(1000);
+    config.delivery = {};
+    await vi.advanceTimersByTimeAsync(1000);
+    await worker.stop();
+
+    const refused = { ...nothing, errors: [{ stage: "configuration", error: "invalid configuration: config.delivery.batchSize must be a whole number, 1 or more" }] };
+    expect(reports).toEqual([refused, refused, { ...nothing, delivered: ["kept"] }, nothing]);
+    expect(sentIds(ports.mailer.sent)).toEqual(["kept"]);
+  });
+
   it("drains on stop: what was written after the last round goes out before stop resolves", async () => {
     const ports = setUp();
     const worker = startNotificationWorker(ports, { intervalMs: 60_000 });
@@ -183,6 +200,6 @@ describe("deliverPendingNotifications given ports that break on reading", () => 
       },
     });
     const report = await deliverPendingNotifications(hostile);
-    expect([report.delivered, report.retrying, report.dead, report.errors.map((error) => error.stage)]).toEqual([[], [], [], ["internal"]]);
+    expect(report).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "configuration", error: "invalid configuration: ports.logger could not be read" }] });
   });
 });
