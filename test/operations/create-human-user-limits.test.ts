@@ -165,6 +165,16 @@ describe("operation A field limits", () => {
     expect(ports.storage.events().map((event) => event.type)).toEqual(["user.human.added", "user.human.email.code.added"]);
   });
 
+  it("refuses a phone number of only white space: only an empty one means no phone", async () => {
+    const ports = testPorts();
+    for (const blank of [" ", " \t ", "\n"]) {
+      expect(await createHumanUser(ports, { ...base(), phone: { phone: blank, returnCode: {} } }, context)).toEqual(
+        err(invalidBody([{ field: "phone.phone", description: "is blank: give a number, or leave it empty for no phone" }])),
+      );
+    }
+    expect(ports.storage.events()).toEqual([]);
+  });
+
   it("refuses a hash of 201 characters before parsing it", async () => {
     const ports = testPorts();
     const result = await createHumanUser(ports, { ...base(), hashedPassword: { hash: `$2b$04$${"a".repeat(194)}` } }, context);

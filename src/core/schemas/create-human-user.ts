@@ -1,4 +1,4 @@
-import { ok, type Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import type { FieldViolation } from "../errors/index.js";
 import { characterCount } from "../rules/characters.js";
@@ -38,9 +38,12 @@ const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlT
 function phoneNumber(context: RulesContext) {
   return v.pipe(
     text({ min: 0, max: MAX_TEXT }),
-    parsedWith((phone: string): Result<string | undefined, string> =>
-      phone.trim() === "" ? ok(undefined) : normalizePhoneNumber(phone, context.defaultPhoneRegion),
-    ),
+    // Only an empty number means no phone; white space alone is a number left out by mistake.
+    parsedWith((phone: string): Result<string | undefined, string> => {
+      if (phone === "") return ok(undefined);
+      if (phone.trim() === "") return err("is blank: give a number, or leave it empty for no phone");
+      return normalizePhoneNumber(phone, context.defaultPhoneRegion);
+    }),
   );
 }
 
