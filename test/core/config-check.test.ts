@@ -281,6 +281,19 @@ describe("checkConfiguration", () => {
     expect(configurationProblems(testPorts({ keys: { ...testKeys, previous: [testKeys] } }))).toEqual(["ports.keys.previous[0].keyId repeats a key id: each key set needs its own"]);
   });
 
+  it("refuses keys on a SharedArrayBuffer, which Web Crypto cannot import, and takes the same bytes copied", () => {
+    const shared = (bytes: Uint8Array): Uint8Array => {
+      const view = new Uint8Array(new SharedArrayBuffer(bytes.length));
+      view.set(bytes);
+      return view;
+    };
+    const keys = { ...testKeys, codeHmacKey: shared(testKeys.codeHmacKey), encryptionKey: shared(testKeys.encryptionKey) };
+    const advice = "must not be a view on a SharedArrayBuffer (Web Crypto refuses one): copy it with new Uint8Array(key)";
+    expect(configurationProblems(testPorts({ keys }))).toEqual([`ports.keys.codeHmacKey ${advice}`, `ports.keys.encryptionKey ${advice}`]);
+    const copied = { ...keys, codeHmacKey: new Uint8Array(keys.codeHmacKey), encryptionKey: new Uint8Array(keys.encryptionKey) };
+    expect(configurationProblems(testPorts({ keys: copied }))).toEqual([]);
+  });
+
   it("refuses a durable store without keys, unless the host opts in to throwaway keys", () => {
     const { keys: _keys, ...withoutKeys } = testPorts();
     const durable = { ...withoutKeys, storage: { ...withoutKeys.storage, durable: true } };

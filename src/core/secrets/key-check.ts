@@ -19,6 +19,13 @@ export function keyIdProblem(keyId: unknown, name: string): string | undefined {
   return undefined;
 }
 
+/** A view on memory shared between threads: Web Crypto refuses to import a key from one. */
+function isShared(bytes: Uint8Array): boolean {
+  return typeof SharedArrayBuffer === "function" && bytes.buffer instanceof SharedArrayBuffer;
+}
+
+const SHARED = "must not be a view on a SharedArrayBuffer (Web Crypto refuses one): copy it with new Uint8Array(key)";
+
 /** The problems of one key set at `name` (`ports.keys`, `ports.keys.previous[0]`). */
 export function keySetProblems(value: unknown, name: string): string[] {
   const keySet = record(value);
@@ -29,11 +36,11 @@ export function keySetProblems(value: unknown, name: string): string[] {
   const hmacKey = keySet["codeHmacKey"];
   if (!(hmacKey instanceof Uint8Array) || hmacKey.length < CODE_HMAC_KEY_BYTES.min || hmacKey.length > CODE_HMAC_KEY_BYTES.max) {
     problems.push(`${name}.codeHmacKey must be a Uint8Array of ${CODE_HMAC_KEY_BYTES.min} to ${CODE_HMAC_KEY_BYTES.max} bytes`);
-  }
+  } else if (isShared(hmacKey)) problems.push(`${name}.codeHmacKey ${SHARED}`);
   const encryptionKey = keySet["encryptionKey"];
   if (!(encryptionKey instanceof Uint8Array) || encryptionKey.length !== ENCRYPTION_KEY_BYTES) {
     problems.push(`${name}.encryptionKey must be a Uint8Array of ${ENCRYPTION_KEY_BYTES} bytes`);
-  }
+  } else if (isShared(encryptionKey)) problems.push(`${name}.encryptionKey ${SHARED}`);
   return problems;
 }
 
