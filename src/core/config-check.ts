@@ -128,9 +128,19 @@ class Problems {
   }
 }
 
+/** What to pass for each required port, said when it is missing. */
+const MISSING_PORT_HINTS: Readonly<Record<string, string>> = {
+  "ports.storage": "memoryStore() in tests, postgresStore(pool) from human-users/postgres or pgliteStore(db) from human-users/pglite",
+  "ports.mailer": "memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)",
+  "ports.clock": "systemClock (fixedClock(time) in tests)",
+};
+
 /** A required port: present, an object, with the methods the library calls. */
 function requirePort(problems: Problems, value: unknown, name: string, methods: readonly string[]): void {
-  if (value === undefined || value === null) return problems.add(`${name} is missing`);
+  if (value === undefined || value === null) {
+    const hint = MISSING_PORT_HINTS[name];
+    return problems.add(hint === undefined ? `${name} is missing` : `${name} is missing: ${hint}`);
+  }
   optionalPort(problems, value, name, methods);
 }
 
@@ -146,7 +156,7 @@ const DIRECTORY_METHODS = ["findOrganization", "findOrganizationByDomain", "find
 
 function checkStorage(problems: Problems, ports: Fields): void {
   const storageValue = ports["storage"];
-  if (storageValue === undefined || storageValue === null) return problems.add("ports.storage is missing");
+  if (storageValue === undefined || storageValue === null) return problems.add(`ports.storage is missing: ${MISSING_PORT_HINTS["ports.storage"] ?? ""}`);
   const storage = fieldsOf(storageValue);
   if (storage === undefined) return problems.add("ports.storage must be an object");
   // `ports.directory` takes the place of the store's own directory.

@@ -132,7 +132,7 @@ describe("importHumanUsers with hostile options, ports and context", () => {
     const cases: readonly [unknown, string][] = [
       [null, "ports must be an object"],
       [undefined, "ports must be an object"],
-      [withoutMailer, "ports.mailer is missing"],
+      [withoutMailer, "ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)"],
       [throwingStorage, "ports.storage could not be read"],
     ];
     for (const [ports, problem] of cases) expect(await run(ports, source)).toEqual([{ index: 0, error: invalidConfiguration([problem]) }]);

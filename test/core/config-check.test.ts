@@ -100,7 +100,7 @@ describe("checkConfiguration", () => {
 
   it("names a missing required port, as a whole error body", () => {
     const { mailer: _mailer, ...ports } = testPorts();
-    expect(checkConfiguration(ports as unknown as Ports)).toEqual({ error: configurationError("invalid configuration: ports.mailer is missing") });
+    expect(checkConfiguration(ports as unknown as Ports)).toEqual({ error: configurationError("invalid configuration: ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)") });
   });
 
   it("names every missing or unusable port, and a storage part by its name", () => {
@@ -111,13 +111,13 @@ describe("checkConfiguration", () => {
       "ports.storage.userLog.loadEvents must be a function",
       "ports.storage.userLog.findClaimHolder must be a function",
       "ports.storage.outbox is missing",
-      "ports.mailer is missing",
-      "ports.clock is missing",
+      "ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)",
+      "ports.clock is missing: systemClock (fixedClock(time) in tests)",
       "ports.ids.next must be a function",
       "ports.random must be an object",
       "ports.logger.error must be a function",
     ]);
-    expect(configurationProblems({ mailer: {}, clock: { now: () => new Date() } })).toEqual(["ports.storage is missing", "ports.mailer.send must be a function"]);
+    expect(configurationProblems({ mailer: {}, clock: { now: () => new Date() } })).toEqual(["ports.storage is missing: memoryStore() in tests, postgresStore(pool) from human-users/postgres or pgliteStore(db) from human-users/pglite", "ports.mailer.send must be a function"]);
   });
 
   it("takes a Firebase signer key in base64 and refuses anything else", () => {

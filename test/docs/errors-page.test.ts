@@ -32,7 +32,7 @@ function everyBody(): ErrorBody[] {
     userErrors.internal(),
     userErrors.unavailable(),
     userErrors.aborted(),
-    userErrors.invalidConfiguration(["ports.mailer is missing"]),
+    userErrors.invalidConfiguration(["ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)"]),
     userErrors.alreadyExists("user_id"),
     userErrors.alreadyExists("username"),
     userErrors.alreadyExists("idp_link"),

@@ -31,7 +31,7 @@ describe("operations with a configuration that cannot work", () => {
   it("answer 9 naming a missing port, from every operation", async () => {
     const { mailer: _mailer, ...ports } = testPorts();
     const missing = ports as unknown as Ports;
-    const expected = configurationError("ports.mailer is missing");
+    const expected = configurationError("ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message)");
     expect(await createHumanUser(missing, minimalCreate(), context)).toEqual(err(expected));
     expect(await importHumanUser(missing, importRequest, context)).toEqual(err(expected));
     expect(await collect(importHumanUsers(missing, [importRequest], context))).toEqual([{ index: 0, error: expected }]);
@@ -39,7 +39,7 @@ describe("operations with a configuration that cannot work", () => {
 
   it("answer 9 naming every missing required port when given no ports at all", async () => {
     const none = {} as Ports;
-    expect(await createHumanUser(none, minimalCreate(), context)).toEqual(err(configurationError("ports.storage is missing; ports.mailer is missing; ports.clock is missing")));
+    expect(await createHumanUser(none, minimalCreate(), context)).toEqual(err(configurationError("ports.storage is missing: memoryStore() in tests, postgresStore(pool) from human-users/postgres or pgliteStore(db) from human-users/pglite; ports.mailer is missing: memoryMailer() in tests, smtpMailer(...) from human-users/smtp, or an object with send(message); ports.clock is missing: systemClock (fixedClock(time) in tests)")));
   });
 
   it("check the configuration once per ports object", async () => {
