@@ -17,7 +17,8 @@ await store.upsertOrganization({ id: "acme", domains: [{ domain: "acme.example",
 const randomKey = () => crypto.getRandomValues(new Uint8Array(32));
 const keys: Keys = { keyId: "example", codeHmacKey: randomKey(), encryptionKey: randomKey() };
 const mailer = memoryMailer();
-const ports: Ports = { storage: store, mailer, clock: systemClock, keys };
+// `origin`: the public URL the links in mails start with.
+const ports: Ports = { storage: store, mailer, clock: systemClock, keys, config: { origin: "https://id.acme.example" } };
 const context = { requester: { userId: "signup-service", orgId: "acme" } };
 
 for (const signup of [

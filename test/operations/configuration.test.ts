@@ -135,3 +135,34 @@ describe("a random source that gives no usable bytes", () => {
     expect(ports.storage.events()).toEqual([]);
   });
 });
+
+describe("links without an origin", () => {
+  const WARNING = "human-users: links in mails and responses start with http://localhost:8080; set config.origin (or context.origin) to your public URL (warned once)";
+
+  /** Test ports on a store that says it is durable, with a logger that records. */
+  function durablePorts(config?: HumanUsersConfig) {
+    const ports = testPorts(config === undefined ? {} : { config });
+    const entries: { level: string; message: string }[] = [];
+    const logger = { warn: (_fields: unknown, message: string) => void entries.push({ level: "warn", message }), error: (_fields: unknown, message: string) => void entries.push({ level: "error", message }) };
+    const storage = Object.assign(Object.create(ports.storage) as typeof ports.storage, { durable: true });
+    return { ports: { ...ports, storage, logger }, entries };
+  }
+
+  it("warn the host once on a durable store, where mails would point users at localhost", async () => {
+    const { ports, entries } = durablePorts();
+    const sent = { ...minimalCreate(), username: "ann" };
+    expect((await createHumanUser(ports, sent, context)).isOk()).toBe(true);
+    expect((await createHumanUser(ports, { ...sent, username: "bob", email: { email: "bob@acme.test" } }, context)).isOk()).toBe(true);
+    expect(entries).toEqual([{ level: "warn", message: WARNING }]);
+  });
+
+  it("warn nobody when the configuration or the call gives one, or on a store that forgets (tests, demos)", async () => {
+    const configured = durablePorts({ origin: "https://id.acme.test" });
+    expect((await createHumanUser(configured.ports, minimalCreate(), context)).isOk()).toBe(true);
+    const perCall = durablePorts();
+    expect((await createHumanUser(perCall.ports, minimalCreate(), { ...context, origin: "https://id.acme.test" })).isOk()).toBe(true);
+    const logger = { warn: () => expect.unreachable("no warning"), error: () => expect.unreachable("no error") };
+    expect((await createHumanUser({ ...testPorts(), logger }, minimalCreate(), context)).isOk()).toBe(true);
+    expect([configured.entries, perCall.entries]).toEqual([[], []]);
+  });
+});

@@ -6,6 +6,7 @@ import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { PendingNotification } from "../../ports/outbox.js";
 import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
+import { warnHostOnce } from "../../shared/host-warnings.js";
 import { contextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
@@ -70,6 +71,18 @@ function rulesContext(ports: ResolvedPorts, organization: Organization | undefin
     byPolicy.set(key, context);
   }
   return context;
+}
+
+/**
+ * The origin of links when neither the call nor the configuration gives one. On a durable store
+ * (a deployment, as a rule) the host is warned once: mails whose links point at localhost reach
+ * users who can do nothing with them.
+ */
+function defaultOrigin(ports: ResolvedPorts): string {
+  if (ports.storage.durable === true) {
+    warnHostOnce(ports.logger, "default-origin", { origin: DEFAULT_ORIGIN }, `human-users: links in mails and responses start with ${DEFAULT_ORIGIN}; set config.origin (or context.origin) to your public URL (warned once)`);
+  }
+  return DEFAULT_ORIGIN;
 }
 
 /** A user's state from its stream; undefined when it does not exist. */
@@ -178,7 +191,7 @@ export async function prepareCommand<TParsed, TResponse>(
     if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
     // The field rules refuse every target a command cannot resolve, so this is a command's bug.
     if (found === undefined) return err(portFailure(new Error("the target was refused, yet the field rules passed"), command.name, ports.logger));
-    const origin = (given.origin ?? ports.config?.origin ?? DEFAULT_ORIGIN).replace(/\/+$/, "");
+    const origin = (given.origin ?? ports.config?.origin ?? defaultOrigin(ports)).replace(/\/+$/, "");
     return ok({ command, request, parsed: parsed.value, origin, ...found });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports.logger));
