@@ -43,7 +43,11 @@ export interface UserAppend {
   readonly events: readonly StoredEvent[];
   /** Claims taken, held by this user from now on. */
   readonly claims: readonly UniqueClaim[];
-  /** Claims this user gives up (a changed username); ones it does not hold are ignored. */
+  /**
+   * Claims this user gives up (a changed username); ones it does not hold are ignored. The core
+   * never lists a claim both here and in `claims` (one given up and taken again stays the user's,
+   * in neither list); a store answers such an append `claim-held`, as one taking a held claim.
+   */
   readonly releasedClaims?: readonly UniqueClaim[];
   readonly notifications: readonly OutboxNotification[];
   /**

@@ -709,6 +709,15 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await storage.userLog.append(newUserAppend("u3", { claims: [usernameClaim("old-name")] }))).toEqual({ ok: true });
       }));
 
+      it("refuses an append that gives up a claim and takes it again (claim-held), and changes nothing", withStore(async ({ storage, snapshot }) => {
+        await storage.userLog.append(newUserAppend("u1", { events: 1, claims: [usernameClaim("ann")] }));
+        const before = inAnyClaimOrder(await snapshot());
+        // The core never writes this (a claim given up and taken again is in neither list): every store answers it the same way.
+        const both = existingUserAppend("u1", 1, { claims: [usernameClaim("ann")], releasedClaims: [usernameClaim("ann")] });
+        expect(await storage.userLog.append(both)).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("ann") });
+        expect(inAnyClaimOrder(await snapshot())).toEqual(before);
+      }));
+
       it("leaves a claim held by another user when an append names it as given up", withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 1 }));
         await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("theirs")] }));

@@ -204,14 +204,14 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     entry.record = patched(entry.record, change(entry.record));
   }
 
-  /** The first claim of `write` that another user holds, or that `write` takes twice; `keys` are the claims' keys. */
+  /**
+   * The first claim of `write` that is held (by another user, or by this one: as the SQL stores, a
+   * claim given up in the same append is not free to take in it), or that `write` takes twice;
+   * `keys` are the claims' keys.
+   */
   function claimConflict(write: UserAppend, keys: readonly string[]): UniqueClaim | undefined {
-    const released = write.releasedClaims === undefined || write.releasedClaims.length === 0 ? undefined : new Set(write.releasedClaims.map(claimKey));
     for (const [index, claim] of write.claims.entries()) {
-      const key = keys[index] ?? claimKey(claim);
-      const holder = claims.get(key);
-      // A claim this user gives up in the same append may be taken again by it.
-      if (holder !== undefined && !(holder.userId === write.userId && released?.has(key) === true)) return claim;
+      if (claims.has(keys[index] ?? claimKey(claim))) return claim;
     }
     return firstRepeatedClaim(write.claims, keys);
   }
