@@ -17,7 +17,9 @@ export interface OutboxNotification {
   readonly locale: string;
   readonly displayName: string;
   readonly username: string;
+  /** RFC 3339 UTC; answered in any spelling of the same instant, as `StoredEvent.createdAt`. */
   readonly createdAt: string;
+  /** RFC 3339 UTC, as `createdAt`. */
   readonly expiresAt: string;
 }
 

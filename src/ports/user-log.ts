@@ -25,7 +25,11 @@ export interface StoredEvent {
   readonly orgId: string;
   /** 1, 2, 3, ... per user, without gaps. */
   readonly sequence: number;
-  /** RFC 3339 UTC. */
+  /**
+   * RFC 3339 UTC. A store may answer another spelling of the same instant than it was given (the
+   * SQL stores answer `toISOString()` form, `.000Z` included; the memory store answers the text
+   * written): compare instants (`Date.parse`), never the text.
+   */
   readonly createdAt: string;
   /** JSON; never a plain password, code or secret. */
   readonly payload: JsonObject;
