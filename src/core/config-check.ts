@@ -474,6 +474,12 @@ export function checkConfiguration(ports: Ports): Result<void, ErrorBody> {
  * as absent, as it does for the requester.
  */
 export function contextRefusal(context: OperationContext | undefined): ErrorBody | undefined {
+  // A requester passed as the context itself compiles (its orgId is a context member too), and
+  // would answer 16 as if nobody had signed in.
+  const given = context as (OperationContext & { readonly userId?: unknown }) | undefined;
+  if (given !== undefined && given !== null && (given.requester ?? undefined) === undefined && typeof given.userId === "string") {
+    return invalidConfiguration(["the context holds a requester's userId: pass the requester as { requester: { userId, orgId } }"]);
+  }
   const origin: unknown = context?.origin ?? undefined;
   const problem = originProblem(origin, "context.origin");
   return problem === undefined ? undefined : invalidConfiguration([problem]);

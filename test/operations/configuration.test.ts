@@ -56,6 +56,22 @@ describe("operations with a configuration that cannot work", () => {
   });
 });
 
+describe("a requester passed as the context itself", () => {
+  it("answers 9 saying how to pass it, where it answered 16 as if nobody had signed in; writes nothing", async () => {
+    const ports = testPorts();
+    const refusal = configurationError("the context holds a requester's userId: pass the requester as { requester: { userId, orgId } }");
+    const requesterAsContext = member as unknown as OperationContext;
+    expect(await createHumanUser(ports, minimalCreate(), requesterAsContext)).toEqual(err(refusal));
+    expect(await importHumanUser(ports, importRequest, requesterAsContext)).toEqual(err(refusal));
+    expect(await getUser(ports, { userId: "anyone" }, requesterAsContext)).toEqual(err(refusal));
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    // With a requester beside it, a userId in the context is the host's own business.
+    expect((await createHumanUser(ports, minimalCreate(), { ...context, userId: "host-data" } as OperationContext)).isOk()).toBe(true);
+    // No requester and no such member: still 16.
+    expect((await createHumanUser(ports, minimalCreate(), { orgId: "acme" })).mapErr((error) => error.code)).toEqual(err(16));
+  });
+});
+
 describe("a context origin that cannot start links", () => {
   const refusal = configurationError("context.origin must be an absolute http or https URL without query or fragment");
   const origins: unknown[] = ["javascript:alert(1)", "not a url", "", "ftp://x.example", "https://x.example/?q=1", "https://x.example/#f", "https://x.example?", "https://", 8080];
