@@ -33,8 +33,18 @@ export function logSafely(logger: Logger | undefined, level: keyof Logger, field
 
 /** A logger that cannot throw or reject into its caller (see logSafely). */
 export function safeLogger(logger: Logger | undefined): Logger {
-  return {
-    warn: (fields, message) => logSafely(logger, "warn", fields, message),
-    error: (fields, message) => logSafely(logger, "error", fields, message),
-  };
+  if (logger === undefined || (typeof logger !== "object" && typeof logger !== "function") || logger === null) return NO_LOGGER;
+  // Made once per logger: delivery asks for one on every write.
+  let safe = safeLoggers.get(logger);
+  if (safe === undefined) {
+    safe = {
+      warn: (fields, message) => logSafely(logger, "warn", fields, message),
+      error: (fields, message) => logSafely(logger, "error", fields, message),
+    };
+    safeLoggers.set(logger, safe);
+  }
+  return safe;
 }
+
+const safeLoggers = new WeakMap<object, Logger>();
+const NO_LOGGER: Logger = { warn: ignore, error: ignore };
