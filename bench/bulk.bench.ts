@@ -107,7 +107,7 @@ async function importRate(url: string, options: BulkImportOptions, again = false
     await migrate(schema.pool);
     const store = postgresStore({ pool: schema.pool });
     await store.upsertOrganization(ORG);
-    const ports: Ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" as const, allowThrowawayKeys: true } };
+    const ports: Ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: "off" as const, allowThrowawayKeys: true, origin: "https://id.acme.example" } };
     const first = await timedImport(ports, options, "ok");
     return again ? { first, again: await timedImport(ports, options, "alreadyThere") } : { first };
   } finally {

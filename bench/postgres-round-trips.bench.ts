@@ -132,7 +132,7 @@ function plainInsert(pool: PgPoolLike): () => Promise<void> {
 
 function creation(returnCode: boolean, maxWritesInFlight?: number): (pool: PgPoolLike) => () => Promise<void> {
   return (pool) => {
-    const ports: Ports = { storage: postgresStore({ pool, ...(maxWritesInFlight === undefined ? {} : { maxWritesInFlight }) }), mailer: memoryMailer(), clock: systemClock, config: { allowThrowawayKeys: true } };
+    const ports: Ports = { storage: postgresStore({ pool, ...(maxWritesInFlight === undefined ? {} : { maxWritesInFlight }) }), mailer: memoryMailer(), clock: systemClock, config: { allowThrowawayKeys: true, origin: "https://id.acme.example" } };
     return async () => {
       const result = await createHumanUser(ports, nextRequest(returnCode), context);
       if (result.isErr()) throw new Error(`bench request refused: ${JSON.stringify(result.error)}`);

@@ -82,7 +82,7 @@ async function onPostgres(url: string): Promise<void> {
     const seeding = performance.now();
     for (const statement of seedSql(USERS)) await schema.pool.query(statement);
     console.log(`seeded ${USERS.toLocaleString("en")} users (2 events, 2 claims and a listing each) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
-    const ports: Ports = { storage: postgresStore({ pool: schema.pool }), mailer: memoryMailer(), clock: systemClock, keys };
+    const ports: Ports = { storage: postgresStore({ pool: schema.pool }), mailer: memoryMailer(), clock: systemClock, keys, config: { origin: "https://id.acme.example" } };
 
     const byUsername = (index: number) => ({ queries: [{ userNameQuery: { userName: `user${userNumber(index)}` } }] });
     // A prefix of 5 digits: 111 users for 1,000,000 (user12345, user123450 to user123459, user1234500 to ...99).

@@ -98,7 +98,7 @@ function median(values: readonly number[]): number {
 async function libraryRate(target: Target, delivery: ImmediateDelivery): Promise<number> {
   const { store, dispose } = await target.fresh();
   try {
-    const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: delivery, allowThrowawayKeys: true } };
+    const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { immediateDelivery: delivery, allowThrowawayKeys: true, origin: "https://id.acme.example" } };
     return await ratePerSecond(target.users, CONCURRENCY, async () => {
       const result = await createHumanUser(ports, nextRequest(), context);
       if (result.isErr()) throw new Error(`bench request refused: ${JSON.stringify(result.error)}`);

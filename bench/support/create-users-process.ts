@@ -16,7 +16,7 @@ const ports: Ports = {
   mailer: memoryMailer(),
   clock: systemClock,
   keys: { keyId: "bench", codeHmacKey: new Uint8Array(32).fill(5), encryptionKey: new Uint8Array(32).fill(6) },
-  config: { immediateDelivery: "off" },
+  config: { immediateDelivery: "off", origin: "https://id.acme.example" },
 };
 const context = { requester: { userId: "admin", orgId: "acme" } };
 let created = 0;
