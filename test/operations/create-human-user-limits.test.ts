@@ -175,6 +175,16 @@ describe("operation A field limits", () => {
     expect(ports.storage.events()).toEqual([]);
   });
 
+  it("takes a TOTP secret of 2,000 characters and refuses one of 2,001 before decoding it", async () => {
+    const ports = testPorts();
+    const secret = (length: number): string => "A".repeat(length);
+    const withSecret = (totpSecret: string, username: string) => ({ ...base(), username, totpSecret });
+    expect((await createHumanUser(ports, withSecret(secret(2000), "long-secret"), context)).isOk()).toBe(true);
+    expect(await createHumanUser(ports, withSecret(secret(2001), "too-long-secret"), context)).toEqual(
+      err(invalidBody([{ field: "totpSecret", description: "must be at most 2000 characters long" }])),
+    );
+  });
+
   it("refuses a hash of 201 characters before parsing it", async () => {
     const ports = testPorts();
     const result = await createHumanUser(ports, { ...base(), hashedPassword: { hash: `$2b$04$${"a".repeat(194)}` } }, context);

@@ -33,6 +33,13 @@ import { fieldTreeOf } from "./field-tree-of.js";
 
 const FIELD_ORDER = ["userId", "username", "organization", "profile", "email", "phone", "metadata", "password", "hashedPassword", "idpLinks", "totpSecret"];
 
+/**
+ * A TOTP secret or otpauth URI, in characters: room for a 1,024-bit secret in base32 and a URI with
+ * a long label and issuer. Without a bound a caller could have any amount of text sealed and
+ * stored in an event.
+ */
+const MAX_TOTP_SECRET = 2000;
+
 const urlTemplate = v.pipe(text({ min: 1, max: MAX_TEXT }), parsedWith(parseUrlTemplate));
 
 function phoneNumber(context: RulesContext) {
@@ -88,7 +95,7 @@ function requestSchema(context: RulesContext) {
         maxViolations: limits.maxFieldViolations,
       }),
     ),
-    totpSecret: optional(v.pipe(text({ min: 0, max: Number.POSITIVE_INFINITY }), parsedWith(parseTotpSecret))),
+    totpSecret: optional(v.pipe(text({ min: 0, max: MAX_TOTP_SECRET }), parsedWith(parseTotpSecret))),
   });
 }
 
