@@ -45,7 +45,8 @@ export function parseTotpSecret(input: string): Result<Uint8Array, string> {
 }
 
 function secretFromUri(uri: string): Result<string, string> {
-  if (!/^otpauth:\/\/totp\//i.test(uri)) return err("must be an otpauth://totp/ URI (HOTP is not supported)");
+  if (/^otpauth:\/\/hotp(?:[/?#]|$)/i.test(uri)) return err("must be an otpauth://totp/ URI (HOTP is not supported)");
+  if (!/^otpauth:\/\/totp\//i.test(uri)) return err("must be an otpauth://totp/ URI: otpauth://totp/ then the label, then ?secret=");
   let parsed: ReturnType<typeof URI.parse>;
   let params: URLSearchParams;
   try {
