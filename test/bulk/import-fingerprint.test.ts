@@ -20,7 +20,18 @@ const draft: UserDraft = {
 describe("importFingerprint", () => {
   it("is the same for the same request and organization, and never holds the request's text", () => {
     expect(importFingerprint({ ...draft }, "acme")).toBe(importFingerprint(draft, "acme"));
-    expect(importFingerprint(draft, "acme")).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
+    expect(importFingerprint(draft, "acme")).toMatch(/^v3\.[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("compares a username that is the email address ignoring case, as the email (a row that gives none), and any other as stored", () => {
+    const fromEmail = (address: string): UserDraft => ({ ...draft, username: address, email: { ...draft.email, address } });
+    expect(importFingerprint(fromEmail("ANN@acme.test"), "acme")).toBe(importFingerprint(fromEmail("ann@acme.test"), "acme"));
+    expect(importFingerprint(fromEmail("STRASSE@acme.test"), "acme")).toBe(importFingerprint(fromEmail("straße@acme.test"), "acme"));
+    // A given username that is the email in another case is the same person too.
+    expect(importFingerprint({ ...fromEmail("ann@acme.test"), username: "Ann@Acme.test" }, "acme")).toBe(importFingerprint(fromEmail("ann@acme.test"), "acme"));
+    // Any other username is compared as stored, case and all; and under v2 every username is.
+    expect(importFingerprint({ ...draft, username: "Ann" }, "acme")).not.toBe(importFingerprint(draft, "acme"));
+    expect(importFingerprint(fromEmail("ANN@acme.test"), "acme", "v2")).not.toBe(importFingerprint(fromEmail("ann@acme.test"), "acme", "v2"));
   });
 
   it("changes with the organization and with every field it compares", () => {
@@ -59,17 +70,19 @@ describe("importFingerprint", () => {
     expect(importFingerprint(withEmail("kım@acme.test"), "acme")).not.toBe(importFingerprint(withEmail("kim@acme.test"), "acme"));
   });
 
-  it("keeps the rule 0.2.0 stored (v1: the email as given), to recognize the users it imported", () => {
-    // The fingerprint 0.2.0 gave this draft: the v1 rule must never change.
+  it("keeps the rules earlier versions stored (v1: the email as given; v2: every username as stored), to recognize the users they imported", () => {
+    // The fingerprints 0.2.0 (v1) and the versions after it (v2) gave this draft: those rules must never change.
     expect(importFingerprint(draft, "acme", "v1")).toBe("v1.YuaM-JwlSJ5zFv0K2Ar7BaiBKwqTJWMK3YXUa8JZhF4");
+    expect(importFingerprint(draft, "acme", "v2")).toBe("v2.G-zJQBffN--lFAyL4HWdpjxH6H1FmsSuhtxhGqJDcl4");
     expect(importFingerprint({ ...draft, email: { ...draft.email, address: "ANN@acme.test" } }, "acme", "v1")).not.toBe(importFingerprint(draft, "acme", "v1"));
   });
 
   it("gives a row's fingerprint by rule, reusing the one its decision made and making another only when asked", () => {
-    const fingerprints = fingerprintsOf(draft, "acme", "v2.made-by-the-decision");
-    expect(fingerprints("v2")).toBe("v2.made-by-the-decision");
+    const fingerprints = fingerprintsOf(draft, "acme", "v3.made-by-the-decision");
+    expect(fingerprints("v3")).toBe("v3.made-by-the-decision");
+    expect(fingerprints("v2")).toBe("v2.G-zJQBffN--lFAyL4HWdpjxH6H1FmsSuhtxhGqJDcl4");
     expect(fingerprints("v1")).toBe("v1.YuaM-JwlSJ5zFv0K2Ar7BaiBKwqTJWMK3YXUa8JZhF4");
-    expect(fingerprintsOf(draft, "acme")("v2")).toBe(importFingerprint(draft, "acme"));
+    expect(fingerprintsOf(draft, "acme")("v3")).toBe(importFingerprint(draft, "acme"));
   });
 
   it("is folded from the added event, and absent from users whose added event has none (created, or imported before it existed)", () => {

@@ -45,6 +45,22 @@ function racedStore(ports: ReturnType<typeof bulkPorts>, racers: readonly unknow
 }
 
 describe("importHumanUsers: the same user or a conflict", () => {
+  it("counts the same person without a username, whose email (and so username) differs only in case, as already there: in one source and across runs", async () => {
+    const withoutUsername = (email: string): Record<string, unknown> => {
+      const { userName: _none, ...request } = userRequest("unused", { email });
+      return request;
+    };
+    const ports = bulkPorts();
+    const first = await collect(importHumanUsers(ports, [withoutUsername("ann@acme.test"), withoutUsername("ANN@acme.test"), withoutUsername("STRASSE@acme.test")], adminInAcme));
+    expect(first).toEqual([{ index: 0, ok: importedBody() }, { index: 1, alreadyThere: { earlierIndex: 0 } }, { index: 2, ok: importedBody() }]);
+    const [annId, strasseId] = importedIds(first);
+    expect(await collect(importHumanUsers(ports, [withoutUsername("Ann@Acme.Test"), withoutUsername("straße@acme.test")], adminInAcme))).toEqual([
+      { index: 0, alreadyThere: { userId: annId } },
+      { index: 1, alreadyThere: { userId: strasseId } },
+    ]);
+    expect(claimedUsernames(ports.storage.claims())).toHaveLength(2);
+  });
+
   it("answers a second person with the first one's username as a conflict with that row, and imports only the first", async () => {
     const ports = bulkPorts();
     expect(await collect(importHumanUsers(ports, [ann, otherAnn], adminInAcme))).toEqual([

@@ -4,12 +4,20 @@ import { foldForSearch } from "./user-listing.js";
 
 /**
  * What is compared, by version; the version prefixes the fingerprint, so that fingerprints of two
- * rules never match by accident. v1 (0.2.0): the email as given. v2: the email ignoring case.
+ * rules never match by accident. v1 (0.2.0): the email as given. v2: the email ignoring case. v3:
+ * a username that is the email address (as it is when a row gives none) ignoring case too, as
+ * the email: `ANN@acme.test` and `ann@acme.test` with no username are one person.
  */
-export type FingerprintRule = "v1" | "v2";
+export type FingerprintRule = "v1" | "v2" | "v3";
 
 /** The rule of the fingerprints written now. */
-export const CURRENT_RULE: FingerprintRule = "v2";
+export const CURRENT_RULE: FingerprintRule = "v3";
+
+/** The username as compared: as stored, but under v3 a username that is the email address as "the email" (compared, folded, with it). */
+function comparedUsername(draft: UserDraft, rule: FingerprintRule): string | readonly [string] {
+  if (rule !== "v3") return draft.username;
+  return foldForSearch(draft.username) === foldForSearch(draft.email.address) ? ["the email"] : draft.username;
+}
 
 /**
  * What tells an imported user apart from any other: a digest of its normalized import request
@@ -18,7 +26,8 @@ export const CURRENT_RULE: FingerprintRule = "v2";
  * counts the row as already there only when the holder's fingerprint equals the row's under the
  * holder's rule (`rule`: the current one unless given; v1 only to recognize users 0.2.0 imported).
  *
- * Compared: the organization, the username as stored, every profile field (display name and
+ * Compared: the organization, the username as stored (v3: ignoring case when it is the email
+ * address), every profile field (display name and
  * language as normalized), the email address ignoring case (as `foldForSearch` folds it; v1: as
  * given) and whether it is verified, the phone number (E.164) and whether it is verified, the
  * password hash as given (a plain password only as "a plain password", never its text: the digest
@@ -30,7 +39,7 @@ export function importFingerprint(draft: UserDraft, orgId: string, rule: Fingerp
   const compared = [
     rule,
     orgId,
-    draft.username,
+    comparedUsername(draft, rule),
     [profile.givenName, profile.familyName, profile.nickName, profile.displayName, profile.preferredLanguage, profile.gender],
     // An email is kept as given but compared ignoring case, here as everywhere.
     [rule === "v1" ? email.address : foldForSearch(email.address), email.verified],
@@ -45,7 +54,7 @@ export function importFingerprint(draft: UserDraft, orgId: string, rule: Fingerp
 /** The rule a stored fingerprint was made with; undefined for one this version does not know. */
 export function ruleOf(fingerprint: string): FingerprintRule | undefined {
   const prefix = fingerprint.slice(0, fingerprint.indexOf("."));
-  return prefix === "v1" || prefix === "v2" ? prefix : undefined;
+  return prefix === "v1" || prefix === "v2" || prefix === "v3" ? prefix : undefined;
 }
 
 /**
