@@ -145,7 +145,7 @@ export function initLink(origin: string, userId: string, code: string, orgId: st
 
 /** The user.human.added payload of `minimalImport()`, with `changes` over it. */
 /** Any import fingerprint (`v2.` and a base64url SHA-256): what it compares is tested in test/bulk. */
-export const ANY_IMPORT_FINGERPRINT = expect.stringMatching(/^v2\.[A-Za-z0-9_-]{43}$/) as unknown as string;
+export const ANY_IMPORT_FINGERPRINT = expect.stringMatching(/^v3\.[A-Za-z0-9_-]{43}$/) as unknown as string;
 
 export function addedPayload(changes: Record<string, unknown> = {}): Record<string, unknown> {
   return {
