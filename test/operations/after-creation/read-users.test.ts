@@ -292,15 +292,18 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect(await asAdmin({ queries: [nested(5000)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
     });
 
-    it("refuses more than 10,000 queries in all, nested ones counted, and a list longer than that, naming the list", async () => {
+    it("refuses more than 100 queries in all, nested ones counted, and a list longer than that, naming the list", async () => {
       await fiveUsers();
       const startsWith = (count: number) => Array.from({ length: count }, (_, index) => ({ userNameQuery: { userName: `x${index}`, method: "TEXT_QUERY_METHOD_STARTS_WITH" } }));
-      // 4 lists of 2,500 and the `or`s: 10,004 queries, each list under the cap of one list.
-      const tooMany = { queries: [{ orQuery: { queries: [0, 1, 2, 3].map(() => ({ orQuery: { queries: startsWith(2500) } })) } }] };
-      expect(await asAdmin(tooMany)).toEqual(err(invalidBody([{ field: "queries", description: "must hold at most 10000 queries in all, nested ones included" }])));
-      const longList = { queries: [{ orQuery: { queries: startsWith(10_001) } }] };
-      expect(await asAdmin(longList)).toEqual(err(invalidBody([{ field: "queries[0].orQuery.queries", description: "must hold at most 10000 queries" }])));
-      const most = { queries: [{ orQuery: { queries: [...startsWith(9_998), { userNameQuery: { userName: "ann" } }] } }] };
+      // 4 lists of 25 and the `or`s: 105 queries, each list under the cap of one list.
+      const tooMany = { queries: [{ orQuery: { queries: [0, 1, 2, 3].map(() => ({ orQuery: { queries: startsWith(25) } })) } }] };
+      expect(await asAdmin(tooMany)).toEqual(err(invalidBody([{ field: "queries", description: "must hold at most 100 queries in all, nested ones included" }])));
+      const longList = { queries: [{ orQuery: { queries: startsWith(101) } }] };
+      expect(await asAdmin(longList)).toEqual(err(invalidBody([{ field: "queries[0].orQuery.queries", description: "must hold at most 100 queries" }])));
+      // The probe's request: 9,999 display-name queries, which held the event loop for seconds over 20,000 users.
+      const hostile = { queries: [{ orQuery: { queries: Array.from({ length: 9_999 }, (_, index) => ({ displayNameQuery: { displayName: `n${index}` } })) } }] };
+      expect(await asAdmin(hostile)).toEqual(err(invalidBody([{ field: "queries[0].orQuery.queries", description: "must hold at most 100 queries" }])));
+      const most = { queries: [{ orQuery: { queries: [...startsWith(98), { userNameQuery: { userName: "ann" } }] } }] };
       expect((await asAdmin(most))._unsafeUnwrap().details.totalResult).toBe("1");
     });
 
