@@ -2,7 +2,7 @@
 // and on PostgreSQL; unlockUser.
 import { describe, expect, it } from "vitest";
 import { checkPassword, createHumanUser, getUser, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
-import { annWithHash, cheapHash, details, event, imported, storeKinds } from "./support/first-login.js";
+import { annWithHash, cheapHash, countingHasher, details, event, imported, storeKinds } from "./support/first-login.js";
 import { storedCode } from "./support/import-fixtures.js";
 import { instanceAdmin, invalidBody, member, plainError } from "./support/ports.js";
 
@@ -16,6 +16,25 @@ const OLD = "Old-Password-1";
 const NEW = "New-Password-2";
 
 describe.each(kinds)("setPassword on $name", (kind) => {
+  it("answers an unknown user proven by a current password as a wrong password, after one verification, as checkPassword does; with a code or a requester, 5", async () => {
+    const hasher = countingHasher();
+    const { ports, snapshot } = await kind.open({ passwordHasher: hasher });
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)));
+    const before = await snapshot();
+    const verificationsOf = async (request: Record<string, unknown>, answer: unknown) => {
+      const start = hasher.verifications();
+      expect((await setPassword(ports, request))._unsafeUnwrapErr()).toEqual(answer);
+      return hasher.verifications() - start;
+    };
+    const notFound = plainError(5, "USER-u5r5", "the user does not exist");
+    expect(await verificationsOf({ userId: "nobody", newPassword: { password: NEW }, currentPassword: "Not-It-1" }, WRONG)).toBe(1);
+    expect(await verificationsOf({ userId: "nobody", newPassword: { password: NEW }, verificationCode: "ABCDEF" }, notFound)).toBe(0);
+    expect((await setPassword(ports, { userId: "nobody", newPassword: { password: NEW } }, { requester: instanceAdmin }))._unsafeUnwrapErr()).toEqual(notFound);
+    // A wrong current password of a real user costs the same one verification.
+    expect(await verificationsOf({ userId, newPassword: { password: NEW }, currentPassword: "Not-It-1" }, WRONG)).toBe(1);
+    expect((await snapshot()).events.length).toBe(before.events.length + 1);
+  });
+
   it("sets a new password with the current one, clears the change requirement, and the new password logs in", async () => {
     const { ports, eventsOf } = await kind.open();
     const userId = await imported(ports, annWithHash(cheapHash(OLD), { passwordChangeRequired: true }));

@@ -5,6 +5,7 @@ import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
+import { member } from "../schemas/structure.js";
 import { checkCode } from "../secrets/code-check.js";
 import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
@@ -60,6 +61,15 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   access: (request) => ({ permission: "user.write", proof: hasPasswordProof(request) }),
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseSetPassword,
+  /**
+   * Proven by a current password, an unknown user is answered as a wrong password, after as much
+   * work, as checkPassword answers it: a fast 5 beside a slow 3 told anyone which users exist.
+   */
+  async unknownUser(ports, request) {
+    const current = member(request, "currentPassword");
+    if (typeof current !== "string") return userNotFound();
+    return (await dummyVerification(ports, current)) ?? wrongPassword();
+  },
   async decide(input) {
     const { ports, parsed, user } = input;
     if (user === undefined) return err(userNotFound());
