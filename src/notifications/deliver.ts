@@ -14,7 +14,7 @@ import type { Telemetry } from "../ports/telemetry.js";
 import { retryDelayMs } from "./backoff.js";
 import { limiter } from "../shared/limiter.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
-import { describeError, emptyReport, type DeliveryReport, type FailedDelivery } from "./report.js";
+import { boundedError, describeError, emptyReport, errorText, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
 import { deferRecord } from "./pending-records.js";
 import { tracedOutbox } from "./traced-outbox.js";
@@ -75,7 +75,8 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification, se
     await (telemetry === undefined ? limited() : telemetry.span(name, {}, limited));
     return { ok: true };
   } catch (cause) {
-    const error = describeError(cause);
+    // Whole: the code and link are taken out before it is cut (a cut inside the code would leave part of it).
+    const error = errorText(cause);
     if (isErrorNamed(cause, "MailerSetupError")) return { ok: false, error, permanent: false, setup: "mailer-setup" };
     return { ok: false, error, permanent: isErrorNamed(cause, "PermanentDeliveryError") };
   }
@@ -215,14 +216,21 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
 }
 
 /**
- * A failure's text without the message's link and code: a mail server may quote what it refused
- * (a content filter, the URL it blocked), and the text goes to the logger, the report and the
- * record, which never hold a code.
+ * A failure's text without the message's link and code, then cut to its bounded length: a mail
+ * server may quote what it refused (a content filter, the URL it blocked, lower-cased as some
+ * write it), and the text goes to the logger, the report and the record, which never hold a code.
+ * The code is taken out in any case, wherever it stands.
  */
 function withoutSecrets(error: string, notification: PendingNotification): string {
   let text = error;
   if (notification.link !== "") text = text.replaceAll(notification.link, "[link]");
-  return notification.code === "" ? text : text.replaceAll(notification.code, "[code]");
+  if (notification.code !== "") text = text.replace(new RegExp(escapeRegExp(notification.code), "giu"), "[code]");
+  return boundedError(text);
+}
+
+/** `text` as a pattern matching itself (the syntax characters escaped, as the `u` flag allows). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 
 /** `deliverOne` in a span, its outcome on the span and in the counters; a delivered or dead one leaves the backlog. */

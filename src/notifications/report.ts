@@ -57,6 +57,11 @@ const maxErrorLength = 1000;
 
 /** A failure as one bounded line of text, for the store and the logger. */
 export function describeError(cause: unknown): string {
+  return boundedError(errorText(cause));
+}
+
+/** A failure's whole text, unbounded: for a caller that takes secrets out before it is cut (see describeError). */
+export function errorText(cause: unknown): string {
   let text: string;
   try {
     text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
@@ -64,6 +69,11 @@ export function describeError(cause: unknown): string {
     // A rejection with an object that cannot be turned into text is still a failed attempt.
     text = `an error that cannot be shown as text (${cause === null ? "null" : typeof cause})`;
   }
+  return text;
+}
+
+/** `text` cut to one bounded line's length. */
+export function boundedError(text: string): string {
   return text.length > maxErrorLength ? `${text.slice(0, maxErrorLength)}...` : text;
 }
 

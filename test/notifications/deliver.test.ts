@@ -386,6 +386,27 @@ describe("a refusal that quotes the message", () => {
   });
 });
 
+describe("a refusal that quotes the code in another case, or so long that it is cut inside the code", () => {
+  it("keeps every case of the code out, and cuts the text only after the code is out", async () => {
+    const notification = emailNotification({ id: "n-1" });
+    const ports = await setUp([notification, emailNotification({ id: "n-2" })]);
+    const lowered = notification.link.toLowerCase();
+    // The cut at 1,000 characters would fall three characters into the code.
+    const padding = "x".repeat(1000 - "Error: ".length - 3);
+    const refusals = new Map([["n-1", `554 blocked ${lowered}`], ["n-2", `${padding}${notification.code}`]]);
+    const mailer = { send: (message: { readonly id: string }) => Promise.reject(new Error(refusals.get(message.id))) };
+
+    const report = await deliverPendingNotifications({ ...ports, mailer });
+
+    const errors = [...report.retrying].sort((a, b) => a.id.localeCompare(b.id)).map((failure) => failure.error);
+    // The code out first, then the cut (which here falls in the "[code]" put in its place).
+    expect(errors).toEqual([`Error: 554 blocked ${lowered.replace(notification.code.toLowerCase(), "[code]")}`, `${`Error: ${padding}[code]`.slice(0, 1000)}...`]);
+    const told = JSON.stringify([report, ports.logger.entries, ports.storage.notifications().map((record) => record.lastError)]);
+    const codePrefix = notification.code.slice(0, 3);
+    expect([told.toLowerCase().includes(notification.code.toLowerCase()), told.includes(`${padding}${codePrefix}`)]).toEqual([false, false]);
+  });
+});
+
 describe("a delivery round ended by a port breaking its promise", () => {
   const brokenClock = { now: (): Date => { throw new Error("clock broke"); } };
   /** Runs the work, and throws synchronously for a delivery's span as a broken tracer might. */
