@@ -687,6 +687,23 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(sequences).toEqual(Array.from({ length: APPENDERS + 1 }, (_, index) => index + 1));
       }));
 
+      it("never shows a reader part of an append: appends of three events, read while they land, are seen whole or not at all", withStore(async ({ storage }) => {
+        const APPENDS = 20;
+        await storage.userLog.append(newUserAppend("u1", { events: 3 }));
+        const seen: number[][] = [];
+        let landed = 0;
+        const reader = async (): Promise<void> => {
+          while (landed < APPENDS) seen.push((await storage.userLog.loadEvents("u1")).map((event) => event.sequence));
+        };
+        const writer = async (): Promise<void> => {
+          for (; landed < APPENDS; landed++) expect(await storage.userLog.append(existingUserAppend("u1", 3 + landed * 3, { events: 3 }))).toEqual({ ok: true });
+        };
+        await Promise.all([writer(), reader(), reader()]);
+        const partial = seen.filter((sequences) => sequences.length % 3 !== 0 || sequences.some((sequence, index) => sequence !== index + 1));
+        expect(partial, "a read saw some of an append's events without the others, or a gap").toEqual([]);
+        expect((await storage.userLog.loadEvents("u1")).length).toBe(3 + APPENDS * 3);
+      }));
+
       it("lets a released claim be taken again by another user", withStore(async ({ storage }) => {
         await storage.userLog.append(newUserAppend("u1", { events: 1, claims: [usernameClaim("ann")] }));
         expect(await storage.userLog.append(newUserAppend("u2", { claims: [usernameClaim("ann")] }))).toEqual({ ok: false, reason: "claim-held", conflict: usernameClaim("ann") });
