@@ -24,15 +24,15 @@ function comparedUsername(draft: UserDraft, rule: FingerprintRule): string | rea
  * and organization, stored with the user when it is imported (`importFingerprint` of
  * `user.human.added`). A bulk import that finds a user's username or identity-provider link taken
  * counts the row as already there only when the holder's fingerprint equals the row's under the
- * holder's rule (`rule`: the current one unless given; v1 only to recognize users 0.2.0 imported).
+ * holder's rule (`rule`: the current one unless given; v1 and v2 only to recognize users earlier
+ * versions imported).
  *
  * Compared: the organization, the username as stored (v3: ignoring case when it is the email
- * address), every profile field (display name and
- * language as normalized), the email address ignoring case (as `foldForSearch` folds it; v1: as
- * given) and whether it is verified, the phone number (E.164) and whether it is verified, the
- * password hash as given (a plain password only as "a plain password", never its text: the digest
- * must not let anyone guess it), whether a change is required, the identity-provider links, and
- * whether a passwordless registration was asked for.
+ * address), every profile field (display name and language as normalized), the email address
+ * ignoring case (as `foldForSearch` folds it; v1: as given) and whether it is verified, the phone
+ * number (E.164) and whether it is verified, the password hash as given (a plain password only as
+ * "a plain password", never its text: the digest must not let anyone guess it), whether a change
+ * is required, the identity-provider links, and whether a passwordless registration was asked for.
  */
 export function importFingerprint(draft: UserDraft, orgId: string, rule: FingerprintRule = CURRENT_RULE): string {
   const { profile, email, phone, password } = draft;
