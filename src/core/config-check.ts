@@ -97,6 +97,9 @@ function closestName(name: string, known: readonly string[]): string | undefined
  * A member left undefined is ignored, as for every setting.
  */
 function checkNames(problems: Problems, fields: Fields, known: Readonly<Record<string, true>>, name: string, what: string): void {
+  // Only plain objects: a class instance may hold fields of its own (a TypeScript `private db`).
+  const prototype: unknown = Object.getPrototypeOf(fields);
+  if (prototype !== null && prototype !== Object.prototype && Object.getPrototypeOf(prototype) !== null) return;
   const names = Object.keys(known);
   for (const member of Object.keys(fields)) {
     if (Object.hasOwn(known, member)) continue;
@@ -469,17 +472,23 @@ export function checkConfiguration(ports: Ports): Result<void, ErrorBody> {
 }
 
 /**
+ * For a call that needs a requester and has none: 9 saying how to pass it when the context is a
+ * requester itself (which compiles: its orgId is a context member too), where the answer would be
+ * 16 as if nobody had signed in; undefined otherwise.
+ */
+export function requesterAsContextRefusal(context: OperationContext): ErrorBody | undefined {
+  const given = context as OperationContext & { readonly userId?: unknown };
+  return typeof given.userId === "string"
+    ? invalidConfiguration(["the context holds a requester's userId: pass the requester as { requester: { userId, orgId } }"])
+    : undefined;
+}
+
+/**
  * The call's own setting, checked as the configuration's is and before anything else: a
  * `context.origin` links cannot start with answers 9, as a bad `config.origin` does. Null counts
  * as absent, as it does for the requester.
  */
 export function contextRefusal(context: OperationContext | undefined): ErrorBody | undefined {
-  // A requester passed as the context itself compiles (its orgId is a context member too), and
-  // would answer 16 as if nobody had signed in.
-  const given = context as (OperationContext & { readonly userId?: unknown }) | undefined;
-  if (given !== undefined && given !== null && (given.requester ?? undefined) === undefined && typeof given.userId === "string") {
-    return invalidConfiguration(["the context holds a requester's userId: pass the requester as { requester: { userId, orgId } }"]);
-  }
   const origin: unknown = context?.origin ?? undefined;
   const problem = originProblem(origin, "context.origin");
   return problem === undefined ? undefined : invalidConfiguration([problem]);

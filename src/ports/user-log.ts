@@ -49,8 +49,8 @@ export interface UserAppend {
   readonly claims: readonly UniqueClaim[];
   /**
    * Claims this user gives up (a changed username); ones it does not hold are ignored. The core
-   * never lists a claim both here and in `claims` (one given up and taken again stays the user's,
-   * in neither list); a store answers such an append `claim-held`, as one taking a held claim.
+   * never lists a claim both here and in `claims` (a claim the user keeps is in neither list); a
+   * store answers such an append `claim-held`, as one taking a held claim.
    */
   readonly releasedClaims?: readonly UniqueClaim[];
   readonly notifications: readonly OutboxNotification[];

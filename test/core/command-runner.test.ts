@@ -74,26 +74,6 @@ function losingRaces(ports: TestPorts, losses: number): { ports: TestPorts; appe
 }
 
 describe("the command runner", () => {
-  it("keeps a claim a decision gives up and takes again out of both lists, so the user keeps it", async () => {
-    const ports = await withUser();
-    const [held] = ports.storage.claims().filter((claim) => claim.kind === "username");
-    if (held === undefined) throw new Error("the user holds no username");
-    const fresh = { kind: "username" as const, scope: "", key: "second-name" };
-    const renameToItself: typeof setMetadata = {
-      ...setMetadata,
-      decide: async (input) => {
-        const decided = await setMetadata.decide(input);
-        return decided.map((decision) => ({ ...decision, claims: [held, fresh], releasedClaims: [held] }));
-      },
-    };
-    const appends: UserAppend[] = [];
-    const store = ports.storage;
-    const storage = patchStorage(store, { userLog: { append: (request) => (appends.push(request), store.userLog.append(request)) } });
-    expect(await runCommand({ ...ports, storage }, { userId: FIRST_ID }, { requester: member }, renameToItself, runtime)).toEqual(ok({ sequence: "3" }));
-    expect(appends.map((append) => [append.claims, append.releasedClaims])).toEqual([[[fresh], undefined]]);
-    expect(await store.userLog.findHeldClaims([held, fresh])).toEqual([held, fresh]);
-  });
-
   it("decides again on the new state after losing two races, and answers Ok", async () => {
     const { ports, appends } = losingRaces(await withUser(), 2);
     const result = await runCommand(ports, { userId: FIRST_ID }, { requester: member }, setMetadata, runtime);

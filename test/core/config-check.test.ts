@@ -69,6 +69,18 @@ describe("checkConfiguration", () => {
       "config.delivery.maxAttempt is not a delivery setting (did you mean config.delivery.maxAttempts?)",
       "config.limits.maxFieldViolation is not a limit (did you mean config.limits.maxFieldViolations?)",
     ]);
+    // A class instance may hold fields of its own (a TypeScript `private db`): only plain objects are read for names.
+    class HostPorts {
+      readonly storage = testPorts().storage;
+      readonly mailer = testPorts().mailer;
+      readonly clock = testPorts().clock;
+      readonly keys = testKeys;
+      constructor(private readonly db: { readonly url: string }) {}
+      url(): string {
+        return this.db.url;
+      }
+    }
+    expect(configurationProblems(new HostPorts({ url: "postgres://" }))).toEqual([]);
     // Every operation answers 9 with them, as for any other setting it cannot honour.
     expect(checkConfiguration({ ...testPorts(), config: { orign: "https://login.example.com" } } as Ports)).toEqual(
       err(configurationError("invalid configuration: config.orign is not a setting (did you mean config.origin?)")),

@@ -2,7 +2,7 @@
 // the setting, for ports that cannot work, instead of hanging or answering what the setting lies about.
 import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { createHumanUser, getUser, importHumanUser, importHumanUsers, listUsers, passwordReset, type HumanUsersConfig, type OperationContext, type Ports } from "../../src/index.js";
+import { checkPassword, createHumanUser, getUser, importHumanUser, importHumanUsers, listUsers, passwordReset, type HumanUsersConfig, type OperationContext, type Ports } from "../../src/index.js";
 import { collect } from "../bulk/support.js";
 import { member, minimalCreate, plainError, testPorts } from "./support/ports.js";
 
@@ -69,6 +69,8 @@ describe("a requester passed as the context itself", () => {
     expect((await createHumanUser(ports, minimalCreate(), { ...context, userId: "host-data" } as OperationContext)).isOk()).toBe(true);
     // No requester and no such member: still 16.
     expect((await createHumanUser(ports, minimalCreate(), { orgId: "acme" })).mapErr((error) => error.code)).toEqual(err(16));
+    // A function that needs no requester (a code or a password is its proof) is not refused for it.
+    expect((await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" }, requesterAsContext)).mapErr((error) => error.code)).toEqual(err(3));
   });
 });
 

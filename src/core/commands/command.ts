@@ -59,6 +59,11 @@ export interface Decision<TResponse> {
   /** None: nothing is appended (a read, or nothing to change). */
   readonly events: readonly UserEventDraft[];
   readonly claims?: readonly UniqueClaim[];
+  /**
+   * Claims the user gives up. Never one of `claims`: every store refuses such an append
+   * (`claim-held`). A claim the user keeps (a username changed to another spelling of itself) is
+   * in neither list.
+   */
   readonly releasedClaims?: readonly UniqueClaim[];
   readonly notifications?: readonly OutboxNotification[];
   /** The answer after the append; an Err is answered too, with the events still appended (a failed attempt is recorded). */

@@ -7,10 +7,9 @@ import type { PendingNotification } from "../../ports/outbox.js";
 import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { warnHostOnce } from "../../shared/host-warnings.js";
-import { contextRefusal } from "../config-check.js";
+import { contextRefusal, requesterAsContextRefusal } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
-import { sameClaim } from "../claims.js";
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
@@ -135,7 +134,7 @@ async function resolveTarget<TParsed, TResponse>(
   const access = command.access(request);
   // Any falsy requester is none: JavaScript callers write `token && lookup(token)`.
   const requester = context.requester || undefined;
-  if (requester === undefined && !access.proof) return err(unauthenticated());
+  if (requester === undefined && !access.proof) return err(requesterAsContextRefusal(context) ?? unauthenticated());
   const target = command.target(request, context, requester);
   if (target === undefined) return ok(undefined);
   if ("organization" in target) {
@@ -304,14 +303,7 @@ export async function decideCommand<TParsed, TResponse>(
     // Member by member, in the order an append has always had: a conditional spread costs a
     // temporary object and a copy each.
     const append: AppendSoFar = { userId: decision.userId, orgId, expectedSequence: after, events, claims: decision.claims ?? [] };
-    if (decision.releasedClaims !== undefined && decision.releasedClaims.length > 0) {
-      // A claim given up and taken again (a username changed to another spelling of itself) stays
-      // the user's: it is in neither list, so no store refuses the user its own claim.
-      const kept = append.claims ?? [];
-      const released = decision.releasedClaims.filter((claim) => !kept.some((taken) => sameClaim(taken, claim)));
-      if (released.length < decision.releasedClaims.length) append.claims = kept.filter((claim) => !decision.releasedClaims?.some((given) => sameClaim(given, claim)));
-      if (released.length > 0) append.releasedClaims = released;
-    }
+    if (decision.releasedClaims !== undefined && decision.releasedClaims.length > 0) append.releasedClaims = decision.releasedClaims;
     append.notifications = notifications;
     if (leased !== undefined) append.leaseNotificationsUntil = leased;
     const withdrawn = user === undefined ? [] : deadCodeKinds(user, changed);
