@@ -11,7 +11,9 @@ import type { HttpAnswer, HttpRequestParts, RequestHeaders } from "./http-exchan
 import { isIdentityEncoding, isJsonContentType } from "./media-type.js";
 import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions } from "./options.js";
 import { declaredTooLarge, parseJsonBody } from "./read-json-body.js";
-import { configurationProblems, originProblem } from "../core/config-check.js";
+import { originProblem } from "../core/config-check.js";
+import { resolvePorts } from "../core/resolved-ports.js";
+import { runtime } from "../operations/runtime.js";
 import { matchRoute } from "./route-match.js";
 import { dialectForUnknownPath, type Route } from "./routes.js";
 import { problems, type HttpProblem } from "./wire-error.js";
@@ -76,7 +78,8 @@ function logFailure(ports: Ports, path: string, cause: unknown): void {
  */
 function healthAnswer(method: string, ports: Ports): HttpAnswer {
   if (method !== "GET") return problemAnswer(restDialect, problems.methodNotAllowed(method, ["GET"]));
-  return configurationProblems(ports).length === 0
+  // The operations' own verdict, kept per ports object: the two never disagree, and a probe costs a lookup.
+  return resolvePorts(ports, runtime).isOk()
     ? { status: 200, headers: JSON_HEADERS, body: HEALTHY, routed: true }
     : { status: 503, headers: JSON_HEADERS, body: NOT_SERVING, routed: true };
 }

@@ -224,7 +224,12 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
 function withoutSecrets(error: string, notification: PendingNotification): string {
   let text = error;
   if (notification.link !== "") text = text.replaceAll(notification.link, "[link]");
-  if (notification.code !== "") text = text.replace(new RegExp(escapeRegExp(notification.code), "giu"), "[code]");
+  if (notification.code !== "") {
+    // As written, and as a link carries it (URL-encoded, for an alphabet with reserved characters).
+    for (const spelling of new Set([notification.code, encodeURIComponent(notification.code)])) {
+      text = text.replace(new RegExp(escapeRegExp(spelling), "giu"), "[code]");
+    }
+  }
   return boundedError(text);
 }
 
@@ -330,17 +335,30 @@ export function deliverPendingNotifications(ports: DeliveryPorts, options: Deliv
  * when delivery can run. A write's own delivery needs no such check: its operation passed it.
  */
 function configurationRefusal(ports: DeliveryPorts): DeliveryReport | undefined {
+  const error = deliveryVerdict(ports);
+  return error === undefined ? undefined : { ...emptyReport(), errors: [{ stage: "configuration", error }] };
+}
+
+/** Each ports object's verdict, made (and a refusal logged) once, as the operations keep theirs: a worker asks every round. */
+const verdicts = new WeakMap<object, string | undefined>();
+
+/** Why delivery cannot run with `ports` (the problems as one text), or undefined. */
+function deliveryVerdict(ports: DeliveryPorts): string | undefined {
+  const cacheable = typeof ports === "object" && ports !== null;
+  if (cacheable && verdicts.has(ports)) return verdicts.get(ports);
   const problems = configurationProblems(ports, { makesCodes: false });
-  if (problems.length === 0) return undefined;
-  const error = `invalid configuration: ${problems.join("; ")}`;
-  let logger = safeLogger(undefined);
-  try {
-    logger = safeLogger(ports.logger);
-  } catch {
-    // A logger that cannot be read is one of the problems already.
+  const error = problems.length === 0 ? undefined : `invalid configuration: ${problems.join("; ")}`;
+  if (cacheable) verdicts.set(ports, error);
+  if (error !== undefined) {
+    let logger = safeLogger(undefined);
+    try {
+      logger = safeLogger(ports.logger);
+    } catch {
+      // A logger that cannot be read is one of the problems already.
+    }
+    logger.error({ error }, "human-users: notifications are not delivered with these ports: the configuration cannot be used (logged once per ports object)");
   }
-  logger.error({ error }, "human-users: notifications were not delivered: the configuration cannot be used");
-  return { ...emptyReport(), errors: [{ stage: "configuration", error }] };
+  return error;
 }
 
 /**

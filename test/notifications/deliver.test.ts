@@ -264,7 +264,7 @@ describe("deliverPendingNotifications", () => {
     const refused = await deliverPendingNotifications({ ...ports, config });
 
     expect(refused).toEqual({ delivered: [], retrying: [], dead: [], errors: [{ stage: "configuration", error }] });
-    expect(ports.logger.entries).toEqual([{ level: "error", fields: { error }, message: "human-users: notifications were not delivered: the configuration cannot be used" }]);
+    expect(ports.logger.entries).toEqual([{ level: "error", fields: { error }, message: "human-users: notifications are not delivered with these ports: the configuration cannot be used (logged once per ports object)" }]);
     expect([ports.mailer.attempted, ports.storage.notifications().map((record) => [record.id, record.state, record.attempts])]).toEqual([[], [[notification.id, "pending", 0]]]);
     // A delivery process makes no code, so a durable store needs no keys for it.
     const durable = { ...ports, storage: Object.assign(Object.create(ports.storage) as typeof ports.storage, { durable: true }) };
@@ -404,6 +404,17 @@ describe("a refusal that quotes the code in another case, or so long that it is 
     const told = JSON.stringify([report, ports.logger.entries, ports.storage.notifications().map((record) => record.lastError)]);
     const codePrefix = notification.code.slice(0, 3);
     expect([told.toLowerCase().includes(notification.code.toLowerCase()), told.includes(`${padding}${codePrefix}`)]).toEqual([false, false]);
+  });
+});
+
+describe("a refusal that quotes a code of reserved characters as its link carries it", () => {
+  it("takes the URL-encoded code out too, in any case of its escapes", async () => {
+    const code = "a/b?c&d";
+    const notification = emailNotification({ id: "n-1", code, link: `https://app.example.com/verify?code=${encodeURIComponent(code)}` });
+    const ports = await setUp([notification]);
+    const mailer = { send: () => Promise.reject(new Error(`blocked ${encodeURIComponent(code).toLowerCase()} and ${code}`)) };
+    const report = await deliverPendingNotifications({ ...ports, mailer });
+    expect(report.retrying.map((failure) => failure.error)).toEqual(["Error: blocked [code] and [code]"]);
   });
 });
 

@@ -43,20 +43,24 @@ describe("startNotificationWorker", () => {
     expect(reports).toEqual([{ ...nothing, delivered: ["left-over"] }, { ...nothing, delivered: ["later"] }, nothing]);
   });
 
-  it("sends nothing while the configuration cannot be used, says why each round, and sends once it is fixed", async () => {
+  it("sends nothing while the configuration cannot be used, says why each round (logging it once), and sends with ports that pass", async () => {
     const ports = setUp();
     await ports.storage.userLog.append(writeOf([emailNotification({ id: "kept" })]));
     const reports: DeliveryReport[] = [];
-    const config: { delivery: Record<string, number> } = { delivery: { batchSize: 0 } };
+    const logged: string[] = [];
+    const logger = { warn: () => undefined, error: (_fields: unknown, message: string) => void logged.push(message) };
 
-    const worker = startNotificationWorker({ ...ports, config }, { intervalMs: 1000, onReport: (report) => reports.push(report) });
-    await vi.advanceTimersByTimeAsync(1000);
-    config.delivery = {};
-    await vi.advanceTimersByTimeAsync(1000);
+    const worker = startNotificationWorker({ ...ports, logger, config: { delivery: { batchSize: 0 } } }, { intervalMs: 1000, onReport: (report) => reports.push(report) });
+    await vi.advanceTimersByTimeAsync(2000);
     await worker.stop();
+    // The verdict is kept per ports object, as the operations keep theirs: fixed ports are new ports.
+    const fixed = startNotificationWorker({ ...ports, logger, config: { delivery: {} } }, { intervalMs: 1000, onReport: (report) => reports.push(report) });
+    await vi.advanceTimersByTimeAsync(0);
+    await fixed.stop();
 
     const refused = { ...nothing, errors: [{ stage: "configuration", error: "invalid configuration: config.delivery.batchSize must be a whole number, 1 or more" }] };
-    expect(reports).toEqual([refused, refused, { ...nothing, delivered: ["kept"] }, nothing]);
+    expect(reports).toEqual([refused, refused, refused, refused, { ...nothing, delivered: ["kept"] }, nothing]);
+    expect(logged).toEqual(["human-users: notifications are not delivered with these ports: the configuration cannot be used (logged once per ports object)"]);
     expect(sentIds(ports.mailer.sent)).toEqual(["kept"]);
   });
 
