@@ -33,6 +33,13 @@ describe.each(kinds)("setPassword on $name", (kind) => {
     // A wrong current password of a real user costs the same one verification.
     expect(await verificationsOf({ userId, newPassword: { password: NEW }, currentPassword: "Not-It-1" }, WRONG)).toBe(1);
     expect((await snapshot()).events.length).toBe(before.events.length + 1);
+    // A new password the policy refuses: the same answer, at once, for the unknown user as for the real one.
+    const weak = (target: string) => setPassword(ports, { userId: target, newPassword: { password: "short" }, currentPassword: "Not-It-1" });
+    const real = (await weak(userId))._unsafeUnwrapErr();
+    expect(real.details[0]).toMatchObject({ id: "USER-1nv4" });
+    const start = hasher.verifications();
+    expect((await weak("nobody"))._unsafeUnwrapErr()).toEqual(real);
+    expect(hasher.verifications() - start).toBe(0);
   });
 
   it("sets a new password with the current one, clears the change requirement, and the new password logs in", async () => {

@@ -85,6 +85,19 @@ function defaultOrigin(ports: ResolvedPorts): string {
   return DEFAULT_ORIGIN;
 }
 
+/** An organization without a policy of its own: its users get the default rules. */
+const DEFAULT_POLICY_ORGANIZATION: Organization = Object.freeze({ id: "", domains: [] });
+
+/**
+ * A command's field rules under the default policies, as for an organization without its own: for
+ * an answer about a user that does not exist, which must look like one about a user that does.
+ */
+export function parseWithDefaultRules<TParsed, TResponse>(ports: ResolvedPorts, command: Command<TParsed, TResponse>, request: RequestObject): ErrorBody | undefined {
+  const rules = rulesContext(ports, DEFAULT_POLICY_ORGANIZATION);
+  const parsed = command.parse(request, rules);
+  return parsed.isErr() ? invalidRequest(parsed.error, rules.limits?.maxFieldViolations) : undefined;
+}
+
 /** A user's state from its stream; undefined when it does not exist. */
 export async function loadUser(ports: ResolvedPorts, userId: string): Promise<Result<UserState | undefined, ErrorBody>> {
   const events = await callPort("storage read of a user", ports.logger, () => ports.userLog.loadEvents(userId));

@@ -11,6 +11,7 @@ import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "..
 import type { UserState } from "../users/user-state.js";
 import type { DecideInput, Decision } from "./command.js";
 import { changeResponse } from "./change-response.js";
+import { parseWithDefaultRules } from "./runner.js";
 import type { Command } from "./command.js";
 
 type Refusal = Decision<SetPasswordResponse>;
@@ -62,12 +63,16 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseSetPassword,
   /**
-   * Proven by a current password, an unknown user is answered as a wrong password, after as much
-   * work, as checkPassword answers it: a fast 5 beside a slow 3 told anyone which users exist.
+   * Proven by a current password, an unknown user is answered as a user would be: a new password
+   * the default policy refuses at once (3, as the field rules answer a user of an organization
+   * without a policy of its own), else a wrong password after as much work, as checkPassword
+   * answers it. A fast 5 beside a slow 3 told anyone which users exist.
    */
   async unknownUser(ports, request) {
     const current = member(request, "currentPassword");
     if (typeof current !== "string") return userNotFound();
+    const refused = parseWithDefaultRules(ports, setPasswordCommand, request);
+    if (refused !== undefined) return refused;
     return (await dummyVerification(ports, current)) ?? wrongPassword();
   },
   async decide(input) {
