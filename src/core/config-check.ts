@@ -138,12 +138,15 @@ const MISSING_PORT_HINTS: Readonly<Record<string, string>> = {
   "ports.clock": "systemClock (fixedClock(time) in tests)",
 };
 
+/** A required port's absence, with what to pass when there is a hint for it. */
+function missingPort(name: string): string {
+  const hint = MISSING_PORT_HINTS[name];
+  return hint === undefined ? `${name} is missing` : `${name} is missing: ${hint}`;
+}
+
 /** A required port: present, an object, with the methods the library calls. */
 function requirePort(problems: Problems, value: unknown, name: string, methods: readonly string[]): void {
-  if (value === undefined || value === null) {
-    const hint = MISSING_PORT_HINTS[name];
-    return problems.add(hint === undefined ? `${name} is missing` : `${name} is missing: ${hint}`);
-  }
+  if (value === undefined || value === null) return problems.add(missingPort(name));
   optionalPort(problems, value, name, methods);
 }
 
@@ -159,7 +162,7 @@ const DIRECTORY_METHODS = ["findOrganization", "findOrganizationByDomain", "find
 
 function checkStorage(problems: Problems, ports: Fields): void {
   const storageValue = ports["storage"];
-  if (storageValue === undefined || storageValue === null) return problems.add(`ports.storage is missing: ${MISSING_PORT_HINTS["ports.storage"] ?? ""}`);
+  if (storageValue === undefined || storageValue === null) return problems.add(missingPort("ports.storage"));
   const storage = fieldsOf(storageValue);
   if (storage === undefined) return problems.add("ports.storage must be an object");
   // `ports.directory` takes the place of the store's own directory.

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Authorizer, Directory, IdGenerator, Keys, Logger, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, Storage, UserLog } from "../ports/index.js";
+import type { Authorizer, Directory, IdGenerator, Keys, Outbox, PasskeyCeremonies, PasswordHashing, PendingNotification, Ports, RandomSource, Storage, UserLog } from "../ports/index.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { checkedRandom } from "../shared/checked-random.js";
+import { loggerOf } from "../shared/host-calls.js";
 import { checkedDirectory } from "./checked-directory.js";
 import { webCryptoRandom } from "../shared/web-crypto-random.js";
 import { defaultAuthorizer } from "./authorization/default-authorizer.js";
@@ -77,14 +78,6 @@ export function resolvePorts(ports: Ports, runtime: CommandRuntime): Result<Reso
     if (cacheable) resolved.set(ports, result);
   }
   return result;
-}
-
-function loggerOf(ports: Ports): Logger | undefined {
-  try {
-    return ports.logger;
-  } catch {
-    return undefined;
-  }
 }
 
 function withDefaults(ports: Ports, runtime: CommandRuntime): ResolvedPorts {

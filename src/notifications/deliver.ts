@@ -1,7 +1,7 @@
 import { checkedClock } from "../shared/checked-clock.js";
 import { checkedRandom } from "../shared/checked-random.js";
 import { configurationProblems } from "../core/config-check.js";
-import { safeLogger } from "../shared/host-calls.js";
+import { loggerOf, safeLogger } from "../shared/host-calls.js";
 import { safeTelemetry } from "../shared/safe-telemetry.js";
 import { warnHostOnce, type HostWarning } from "../shared/host-warnings.js";
 import { LONGEST_TIMER_MS, settleWithin } from "../shared/time-limit.js";
@@ -349,15 +349,8 @@ function deliveryVerdict(ports: DeliveryPorts): string | undefined {
   const problems = configurationProblems(ports, { makesCodes: false });
   const error = problems.length === 0 ? undefined : `invalid configuration: ${problems.join("; ")}`;
   if (cacheable) verdicts.set(ports, error);
-  if (error !== undefined) {
-    let logger = safeLogger(undefined);
-    try {
-      logger = safeLogger(ports.logger);
-    } catch {
-      // A logger that cannot be read is one of the problems already.
-    }
-    logger.error({ error }, "human-users: notifications are not delivered with these ports: the configuration cannot be used (logged once per ports object)");
-  }
+  // A logger that cannot be read is one of the problems already.
+  if (error !== undefined) safeLogger(loggerOf(ports)).error({ error }, "human-users: notifications are not delivered with these ports: the configuration cannot be used (logged once per ports object)");
   return error;
 }
 

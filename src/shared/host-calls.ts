@@ -31,6 +31,15 @@ export function logSafely(logger: Logger | undefined, level: keyof Logger, field
   if (logger !== undefined) callAndForget(() => logger[level](fields, message));
 }
 
+/** The host's logger, read without a throw: undefined when there is none or reading it throws (a getter). */
+export function loggerOf<L>(ports: { readonly logger?: L }): L | undefined {
+  try {
+    return ports.logger;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A logger that cannot throw or reject into its caller (see logSafely). */
 export function safeLogger(logger: Logger | undefined): Logger {
   if (logger === undefined || (typeof logger !== "object" && typeof logger !== "function") || logger === null) return NO_LOGGER;
