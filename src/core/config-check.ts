@@ -10,7 +10,7 @@ import { defaultLeaseSeconds, MAX_DELIVERY_SECONDS } from "../shared/default-lea
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";
-import { invalidConfiguration } from "./errors/user-errors.js";
+import { invalidConfiguration, unauthenticated } from "./errors/user-errors.js";
 import { isHttpUrl, LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
 import { keysProblems } from "./secrets/key-check.js";
@@ -475,15 +475,15 @@ export function checkConfiguration(ports: Ports): Result<void, ErrorBody> {
 }
 
 /**
- * For a call that needs a requester and has none: 9 saying how to pass it when the context is a
- * requester itself (which compiles: its orgId is a context member too), where the answer would be
- * 16 as if nobody had signed in; undefined otherwise.
+ * The answer to a call that needs a requester and has none: 16, or 9 saying how to pass it when
+ * the context is a requester itself (which compiles: its orgId is a context member too), where 16
+ * would send the developer looking at their sign-in.
  */
-export function requesterAsContextRefusal(context: OperationContext): ErrorBody | undefined {
-  const given = context as OperationContext & { readonly userId?: unknown };
-  return typeof given.userId === "string"
+export function missingRequester(context: OperationContext | undefined): ErrorBody {
+  const given = context as (OperationContext & { readonly userId?: unknown }) | undefined;
+  return typeof given?.userId === "string"
     ? invalidConfiguration(["the context holds a requester's userId: pass the requester as { requester: { userId, orgId } }"])
-    : undefined;
+    : unauthenticated();
 }
 
 /**

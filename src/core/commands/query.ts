@@ -2,9 +2,9 @@ import { err, type Result } from "neverthrow";
 import type { Requester } from "../../ports/authorizer.js";
 import type { Ports } from "../../ports/index.js";
 import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
-import { contextRefusal, requesterAsContextRefusal } from "../config-check.js";
+import { contextRefusal, missingRequester } from "../config-check.js";
 import type { OperationContext } from "../context.js";
-import { invalidRequest, notAnObject, unauthenticated } from "../errors/user-errors.js";
+import { invalidRequest, notAnObject } from "../errors/user-errors.js";
 import type { CommandRuntime, ResolvedPorts } from "../resolved-ports.js";
 import { resolveRequestLimits } from "../validation/request-limits.js";
 import type { FieldTree } from "../wire/field-tree.js";
@@ -51,7 +51,7 @@ export function runQuery<TParsed, TResponse>(
     if (shape.length > 0) return err(invalidRequest(shape));
     // Null counts as absent, as it does for commands.
     const requester = context?.requester || undefined;
-    if (requester === undefined) return err((context === undefined ? undefined : requesterAsContextRefusal(context)) ?? unauthenticated());
+    if (requester === undefined) return err(missingRequester(context));
     const parsed = query.parse(request);
     if (parsed.isErr()) return err(invalidRequest(parsed.error, resolveRequestLimits(ready.config?.limits).maxFieldViolations));
     const now = await callPort("clock", ready.logger, () => ready.clock.now());

@@ -7,7 +7,7 @@ import type { PendingNotification } from "../../ports/outbox.js";
 import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { warnHostOnce } from "../../shared/host-warnings.js";
-import { contextRefusal, requesterAsContextRefusal } from "../config-check.js";
+import { contextRefusal, missingRequester } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
@@ -147,7 +147,7 @@ async function resolveTarget<TParsed, TResponse>(
   const access = command.access(request);
   // Any falsy requester is none: JavaScript callers write `token && lookup(token)`.
   const requester = context.requester || undefined;
-  if (requester === undefined && !access.proof) return err(requesterAsContextRefusal(context) ?? unauthenticated());
+  if (requester === undefined && !access.proof) return err(missingRequester(context));
   const target = command.target(request, context, requester);
   if (target === undefined) return ok(undefined);
   if ("organization" in target) {
