@@ -4,7 +4,7 @@ import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { checkPassword, createHumanUser, getUser, importHumanUser, importHumanUsers, listUsers, passwordReset, type HumanUsersConfig, type OperationContext, type Ports } from "../../src/index.js";
 import { collect } from "../bulk/support.js";
-import { member, minimalCreate, plainError, testPorts } from "./support/ports.js";
+import { FIRST_ID, member, minimalCreate, plainError, testPorts } from "./support/ports.js";
 
 const context = { requester: member };
 const importRequest = { userName: "ann", profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test" } };
@@ -182,5 +182,19 @@ describe("links without an origin", () => {
     const logger = { warn: () => expect.unreachable("no warning"), error: () => expect.unreachable("no error") };
     expect((await createHumanUser({ ...testPorts(), logger }, minimalCreate(), context)).isOk()).toBe(true);
     expect([configured.entries, perCall.entries]).toEqual([[], []]);
+  });
+
+  it("warn nobody when no link starts with it: a code returned, a verified address, a configured template", async () => {
+    const { ports, entries } = durablePorts({ emailVerificationUrlTemplate: "https://id.acme.test/verify?user={{.UserID}}&code={{.Code}}" });
+    const creations = [
+      { ...minimalCreate(), username: "ann", email: { email: "ann@acme.test", returnCode: {} } },
+      { ...minimalCreate(), username: "bob", email: { email: "bob@acme.test", isVerified: true } },
+      { ...minimalCreate(), username: "cid", email: { email: "cid@acme.test" } },
+    ];
+    for (const sent of creations) expect((await createHumanUser(ports, sent, context)).isOk()).toBe(true);
+    expect(entries).toEqual([]);
+    // The first link that does start with it still warns.
+    expect((await passwordReset(ports, { userId: FIRST_ID, sendLink: {} }, context)).isOk()).toBe(true);
+    expect(entries).toEqual([{ level: "warn", message: WARNING }]);
   });
 });

@@ -37,8 +37,8 @@ export interface DecideInput<TParsed> {
   readonly user: UserState | undefined;
   readonly requester: Requester | undefined;
   readonly now: Date;
-  /** Public base URL for links, without a trailing slash. */
-  readonly origin: string;
+  /** Public base URL for links, without a trailing slash, when the call or the configuration gives one: links start with `linkOrigin`. */
+  readonly origin: string | undefined;
   /** 1 on the first try, then 2, 3, ... after each lost race. */
   readonly attempt: number;
 }

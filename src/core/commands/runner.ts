@@ -6,7 +6,6 @@ import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { PendingNotification } from "../../ports/outbox.js";
 import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { warnHostOnce } from "../../shared/host-warnings.js";
 import { contextRefusal, missingRequester } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
@@ -31,7 +30,6 @@ import { authorizeTarget } from "./target-organization.js";
 
 /** Tries of one decision against a stream that keeps moving, before the answer is 10. */
 export const DEFAULT_APPEND_ATTEMPTS = 5;
-const DEFAULT_ORIGIN = "http://localhost:8080";
 
 /**
  * The request as an object holding only the members `fields` names, camelCased and bounded in
@@ -73,18 +71,6 @@ function rulesContext(ports: ResolvedPorts, organization: Organization | undefin
   return context;
 }
 
-/**
- * The origin of links when neither the call nor the configuration gives one. On a durable store
- * (a deployment, as a rule) the host is warned once: mails whose links point at localhost reach
- * users who can do nothing with them.
- */
-function defaultOrigin(ports: ResolvedPorts): string {
-  if (ports.storage.durable === true) {
-    warnHostOnce(ports.logger, "default-origin", { origin: DEFAULT_ORIGIN }, `human-users: links in mails and responses start with ${DEFAULT_ORIGIN}; set config.origin (or context.origin) to your public URL (warned once)`);
-  }
-  return DEFAULT_ORIGIN;
-}
-
 /** An organization without a policy of its own: its users get the default rules. */
 const DEFAULT_POLICY_ORGANIZATION: Organization = Object.freeze({ id: "", domains: [] });
 
@@ -114,7 +100,7 @@ export interface PreparedCommand<TParsed, TResponse> {
   /** The existing user the command acts on, as first loaded; undefined for a creation. */
   readonly targetUserId: string | undefined;
   readonly user: UserState | undefined;
-  readonly origin: string;
+  readonly origin: string | undefined;
 }
 
 /** Who asks and what the command acts on, found and authorized. */
@@ -204,7 +190,7 @@ export async function prepareCommand<TParsed, TResponse>(
     if (parsed.isErr()) return err(invalidRequest(parsed.error, rules.limits?.maxFieldViolations));
     // The field rules refuse every target a command cannot resolve, so this is a command's bug.
     if (found === undefined) return err(portFailure(new Error("the target was refused, yet the field rules passed"), command.name, ports.logger));
-    const origin = (given.origin ?? ports.config?.origin ?? defaultOrigin(ports)).replace(/\/+$/, "");
+    const origin = (given.origin ?? ports.config?.origin)?.replace(/\/+$/, "");
     return ok({ command, request, parsed: parsed.value, origin, ...found });
   } catch (cause) {
     return err(portFailure(cause, command.name, ports.logger));

@@ -18,7 +18,7 @@ import type { UserDraft } from "../user-draft.js";
 import { durationSeconds, rfc3339 } from "../wire/timestamp.js";
 import type { AppendFacts, DecideInput, Decision } from "./command.js";
 import { callPort, callPortNow } from "./port-call.js";
-import { messageLink } from "./user-message.js";
+import { linkOrigin, messageLink } from "./user-message.js";
 
 /** Which creation: the v2 `AddHumanUser` (verification codes) or the management `ImportHumanUser` (initialization). */
 export type CreationKind = "create" | "import";
@@ -180,7 +180,7 @@ interface NewUser {
   readonly userId: string;
   readonly draft: UserDraft;
   readonly organization: Organization;
-  readonly origin: string;
+  readonly origin: string | undefined;
   readonly createdAt: string;
 }
 
@@ -296,7 +296,7 @@ function planCreation<TResponse>(
     // Percent-encoded as URL templates are (a space is %20, not the form encoding's +).
     const values = { userID: userId, orgID: organization.id, codeID: codeId, code: code.plain };
     const query = Object.entries(values).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
-    extras.passwordlessLink = { link: `${input.origin}/ui/login/login/passwordless/init?${query}`, lifetimeSeconds: code.lifetimeSeconds };
+    extras.passwordlessLink = { link: `${linkOrigin(ports, input.origin)}/ui/login/login/passwordless/init?${query}`, lifetimeSeconds: code.lifetimeSeconds };
   }
   return ok({ events, notifications, extras });
 }

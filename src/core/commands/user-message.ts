@@ -6,6 +6,7 @@ import type { ResolvedPorts } from "../resolved-ports.js";
 import { invalidRequest } from "../errors/user-errors.js";
 import { isHttpUrl, parseUrlTemplate, renderUrlTemplate, type TemplateValue, type UrlTemplate } from "../rules/url-template.js";
 import { violation } from "../validation/violations.js";
+import { warnHostOnce } from "../../shared/host-warnings.js";
 import type { UserState } from "../users/user-state.js";
 import { codeNotification } from "./code-notification.js";
 import { portFailure } from "./port-call.js";
@@ -14,6 +15,21 @@ import type { IssuedCode } from "./user-creation.js";
 /** A mail to the user's address carrying `code` and `link`, in the user's language. */
 export function mailToUser(ports: ResolvedPorts, user: UserState, kind: NotificationKind, code: IssuedCode, link: string, now: Date): OutboxNotification {
   return codeNotification(ports, user, kind, user.email.address, code, link, now);
+}
+
+const DEFAULT_ORIGIN = "http://localhost:8080";
+
+/**
+ * The origin a link starts with: the one given, else localhost. Asked only where a link is made
+ * from it, so that the host is warned (once, and on a durable store: a deployment, as a rule)
+ * only when a mail or response would point users at localhost, not for every call without one.
+ */
+export function linkOrigin(ports: ResolvedPorts, origin: string | undefined): string {
+  if (origin !== undefined) return origin;
+  if (ports.storage.durable === true) {
+    warnHostOnce(ports.logger, "default-origin", { origin: DEFAULT_ORIGIN }, `human-users: links in mails and responses start with ${DEFAULT_ORIGIN}; set config.origin (or context.origin) to your public URL (warned once)`);
+  }
+  return DEFAULT_ORIGIN;
 }
 
 export interface LinkSource {
@@ -41,13 +57,13 @@ export interface LinkSource {
  */
 export function messageLink(
   ports: ResolvedPorts,
-  origin: string,
+  origin: string | undefined,
   source: LinkSource,
   values: Readonly<Partial<Record<TemplateValue, string>>>,
 ): Result<string, ErrorBody> {
   let template = source.requested;
   if (template === undefined) {
-    const configured = parseUrlTemplate(source.configured ?? `${origin}${source.defaultPath}`, source.placeholders);
+    const configured = parseUrlTemplate(source.configured ?? `${linkOrigin(ports, origin)}${source.defaultPath}`, source.placeholders);
     if (configured.isErr()) return err(portFailure(new Error(`link template ${configured.error}`), "link configuration", ports.logger));
     template = configured.value;
   }
