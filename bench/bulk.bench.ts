@@ -49,7 +49,7 @@ function inputRow(index: number): InputRow {
   };
 }
 
-/** Operation B's request for a row: verified email (and phone), so no mail is queued. */
+/** importHumanUser's request for a row: verified email (and phone), so no mail is queued. */
 function requestOf(row: InputRow): Record<string, unknown> {
   return {
     userName: row.userName,

@@ -1,4 +1,4 @@
-// Operation A over HTTP: requests per second and latency percentiles through the example server
+// createHumanUser over HTTP: requests per second and latency percentiles through the example server
 // (`npm start`'s, in its own process) from a keep-alive node:http client on loopback, beside the
 // same handler called in-process (the baseline) and the bare operation, in this run. No password (so no hashing); codes are returned, so
 // no mail. Bounded in time. Run with `npm run bench -- http`.
@@ -107,7 +107,7 @@ const { child, port } = await startExampleServer();
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 try {
   const loopback = await measure(() => callOverLoopback(agent, port));
-  console.log(`operation A without a password, ${CONCURRENCY} concurrent callers, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up\n`);
+  console.log(`createHumanUser without a password, ${CONCURRENCY} concurrent callers, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up\n`);
   console.log("| path | requests | requests/s | p50 ms | p99 ms |");
   console.log("|---|---:|---:|---:|---:|");
   console.log(row("createHumanUser called directly", direct));

@@ -1,4 +1,4 @@
-// The main job on in-memory ports: create a user (operation A), print the response body and the
+// The main job on in-memory ports: create a user (createHumanUser), print the response body and the
 // verification mail that was delivered. Run with `npm run demo`.
 import { createHumanUser, memoryMailer, memoryStore, systemClock } from "../../src/index.js";
 

@@ -167,7 +167,7 @@ describe("CSV", () => {
     ]);
   });
 
-  it("maps the documented columns (any case) onto operation B's fields, booleans in several spellings", () => {
+  it("maps the documented columns (any case) onto importHumanUser's fields, booleans in several spellings", () => {
     const header = readHeader(["USERNAME", "firstName", "lastname", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"]);
     expect(header).toEqual({ columns: ["userName", "firstName", "lastName", "email", "emailVerified", "phone", "phoneVerified", "passwordHash", "passwordChangeRequired", "idpConfigId", "idpExternalUserId", "gender"] });
     if (!("columns" in header)) return;

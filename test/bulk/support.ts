@@ -32,7 +32,7 @@ export interface UserOptions {
   readonly hash?: string;
 }
 
-/** A valid operation B request for `userName` (verified email, imported bcrypt hash): two events, no mail. */
+/** A valid importHumanUser request for `userName` (verified email, imported bcrypt hash): two events, no mail. */
 export function userRequest(userName: string, options: UserOptions = {}): Record<string, unknown> {
   return {
     userName,
@@ -53,7 +53,7 @@ export function importedBody(sequence = "2"): ImportHumanUserResponse {
 
 export const usernameTaken: ErrorBody = alreadyExists("username");
 
-/** The body operation B gives `request` on its own, on an empty store: the oracle for refused items. */
+/** The body importHumanUser gives `request` on its own, on an empty store: the oracle for refused items. */
 export async function singleAnswer(request: unknown): Promise<ErrorBody | ImportHumanUserResponse> {
   const result = await importHumanUser(bulkPorts(), request, adminInAcme);
   return result.isOk() ? result.value : result.error;

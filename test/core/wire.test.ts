@@ -76,7 +76,7 @@ describe("the request copy", () => {
     expect(camelCaseKeys({ userId: "x", graph, trap, sparse: new Array(2 ** 32 - 1) }, fields)).toEqual(ok({ userId: "x" }));
   });
 
-  it("reads exactly the fields of operation A's schema, and the organization", () => {
+  it("reads exactly the fields of createHumanUser's schema, and the organization", () => {
     expect(outline(createRequestFields)).toEqual({
       userId: "text",
       username: "text",
@@ -92,7 +92,7 @@ describe("the request copy", () => {
     });
   });
 
-  it("reads exactly the fields of operation B's schema", () => {
+  it("reads exactly the fields of importHumanUser's schema", () => {
     expect(outline(importRequestFields)).toEqual({
       userName: "text",
       profile: { firstName: "text", lastName: "text", nickName: "text", displayName: "text", preferredLanguage: "text", gender: "text" },

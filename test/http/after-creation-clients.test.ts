@@ -68,7 +68,7 @@ function sequenceOf(userId: string): bigint {
   return BigInt(store.events().filter((event) => event.aggregateId === userId).length);
 }
 
-/** Ann in org-1 with an email code mailed and a phone code texted; the operation A route itself. */
+/** Ann in org-1 with an email code mailed and a phone code texted; the createHumanUser route itself. */
 async function createAnn(): Promise<string> {
   const users = createClient(UserService, transport());
   const created = await users.addHumanUser(

@@ -9,7 +9,7 @@ import { manualClock, recordingLogger, type ManualClock } from "./helpers.js";
 import { readMail } from "./mime.js";
 import { startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
 
-// Operation A end to end: the write, the immediate delivery attempt, and the outbox afterwards.
+// createHumanUser end to end: the write, the immediate delivery attempt, and the outbox afterwards.
 
 let server: TestSmtpServer;
 let mailer: SmtpMailer;

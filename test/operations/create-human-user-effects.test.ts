@@ -1,4 +1,4 @@
-// Operation A's side effects (section 4, notifications), its rules against storage (section 3.4)
+// createHumanUser's side effects (section 4, notifications), its rules against storage (section 3.4)
 // and its port failures (codes 13 and 14, storage unchanged).
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";

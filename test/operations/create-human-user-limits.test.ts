@@ -1,4 +1,4 @@
-// Every limit of the operation A table, at its boundary and one past it. Lengths count
+// Every limit of createHumanUser's table, at its boundary and one past it. Lengths count
 // characters (code points): each limit is also tried with astral characters, two UTF-16 units each.
 import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
@@ -94,7 +94,7 @@ const limits: Limit[] = [
   })),
 ];
 
-describe("operation A field limits", () => {
+describe("createHumanUser's field limits", () => {
   for (const limit of limits) {
     describe(limit.field, () => {
       it(`accepts ${limit.max} characters`, async () => {

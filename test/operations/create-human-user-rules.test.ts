@@ -1,4 +1,4 @@
-// The field rules of section 4 as operation A applies them.
+// The field rules of section 4 as createHumanUser applies them.
 import { createDecipheriv } from "node:crypto";
 import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Every family of the shared hash vectors that operation B accepts (self-describing strings of at
+// Every family of the shared hash vectors that importHumanUser accepts (self-describing strings of at
 // most 200 characters with a UTF-8 password) logs in through checkPassword with its password; the
 // first login upgrades the hash to the configured hasher, and the user still logs in with it.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Operation B, importHumanUser: who may import where (the organization header), the rules checked
+// importHumanUser: who may import where (the organization header), the rules checked
 // against storage, and failing ports.
 import { ok } from "neverthrow";
 import { runInNewContext } from "node:vm";

@@ -1,4 +1,4 @@
-// Operation B, importHumanUser: the side-effect table (initialization mail, phone SMS, passwordless
+// importHumanUser: the side-effect table (initialization mail, phone SMS, passwordless
 // link), each row both ways, the events in the contract's order, and codes kept only as keyed hashes.
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";

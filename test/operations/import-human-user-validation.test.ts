@@ -1,4 +1,4 @@
-// Operation B, importHumanUser: every rule of the request table, at its boundary and one past it.
+// importHumanUser: every rule of the request table, at its boundary and one past it.
 // Lengths count characters (code points), so each length rule is also tried with astral ones.
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";

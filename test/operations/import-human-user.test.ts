@@ -1,4 +1,4 @@
-// Operation B, importHumanUser: what a successful import answers and writes, and the JSON it reads.
+// importHumanUser: what a successful import answers and writes, and the JSON it reads.
 import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { importHumanUser } from "../../src/index.js";

@@ -1,5 +1,5 @@
 // Passkey registration end to end with a software authenticator (an ES256 key from node:crypto),
-// on the memory store and on PostgreSQL: operation B's link, registerPasskey with its code, the
+// on the memory store and on PostgreSQL: importHumanUser's link, registerPasskey with its code, the
 // authenticator's answer, verifyPasskeyRegistration; then replays, expiry and wrong origins.
 import { expect, describe, it } from "vitest";
 import {
@@ -71,7 +71,7 @@ function optionsOf(response: RegisterPasskeyResponse): CreationOptions {
 }
 
 describe.each(kinds)("passkey registration on $name", (kind) => {
-  it("registers a passkey from operation B's link: code, options, the authenticator's answer, verification", async () => {
+  it("registers a passkey from importHumanUser's link: code, options, the authenticator's answer, verification", async () => {
     const { ports, eventsOf } = await kind.open({ config: PASSKEYS });
     const { userId, codeId, code } = await annWithLink(ports);
     expect([codeId, code]).toEqual([id(2), "aaaaaaaaaaaa"]);

@@ -76,7 +76,7 @@ export async function openHarness(storeCase: StoreCase, overrides: Partial<Omit<
   return { ports, clock, sms, close: () => store.close() };
 }
 
-/** Ann in acme (operation A): email and phone codes sent (or returned when asked). */
+/** Ann in acme (createHumanUser): email and phone codes sent (or returned when asked). */
 export async function createAnn(harness: Harness, overrides: Record<string, unknown> = {}, requester: Requester = member): Promise<string> {
   const request = {
     username: "ann",
@@ -90,7 +90,7 @@ export async function createAnn(harness: Harness, overrides: Record<string, unkn
   return created.value.userId;
 }
 
-/** Bob imported into acme (operation B) without a password: an initialization mail. */
+/** Bob imported into acme (importHumanUser) without a password: an initialization mail. */
 export async function importBob(harness: Harness, overrides: Record<string, unknown> = {}, requester: Requester = member): Promise<string> {
   const request = { userName: "bob", profile: { firstName: "Bob", lastName: "Stone" }, email: { email: "bob@acme.test" }, ...overrides };
   const imported = await importHumanUser(harness.ports, request, { requester });

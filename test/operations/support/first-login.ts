@@ -170,7 +170,7 @@ export async function storeKinds(label: string): Promise<readonly StoreKind[]> {
   return [memory, embedded];
 }
 
-/** An imported user's id; `body` is an operation B request, `orgId` its organization header. */
+/** An imported user's id; `body` is an importHumanUser request, `orgId` its organization header. */
 export async function imported(ports: Ports, body: Record<string, unknown>, orgId = "acme"): Promise<string> {
   const result = await importHumanUser(ports, body, { requester: instanceAdmin, orgId });
   if (result.isErr()) throw new Error(`import failed: ${JSON.stringify(result.error)}`);

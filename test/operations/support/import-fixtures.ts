@@ -1,4 +1,4 @@
-// Operation B fixtures: ports whose codes, ids, hashes and messages are all predictable, so that
+// importHumanUser fixtures: ports whose codes, ids, hashes and messages are all predictable, so that
 // bodies, events, outbox records and messages can be asserted whole.
 import { createHmac, pbkdf2Sync } from "node:crypto";
 import { expect } from "vitest";
@@ -96,7 +96,7 @@ export function pbkdf2Hash(rounds: number, saltBytes: number): string {
   return `$pbkdf2-sha256$${rounds}$${adaptedBase64(salt)}$${adaptedBase64(digest)}`;
 }
 
-/** The smallest valid operation B request: unverified email, no password. */
+/** The smallest valid importHumanUser request: unverified email, no password. */
 export function minimalImport(): Record<string, unknown> {
   return { profile: { firstName: "Ann", lastName: "Lee" }, email: { email: "ann@acme.test" } };
 }

@@ -58,7 +58,7 @@ export function testPorts(overrides: Partial<Ports> = {}, seed: MemoryStoreSeed 
   } as TestPorts;
 }
 
-/** The smallest valid operation A request. */
+/** The smallest valid createHumanUser request. */
 export function minimalCreate(): Record<string, unknown> {
   return { profile: { givenName: "Ann", familyName: "Lee" }, email: { email: "ann@acme.test" } };
 }
