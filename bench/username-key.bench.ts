@@ -22,7 +22,7 @@ const lowerCaseDomain = (name: string): string => {
   const at = name.lastIndexOf("@");
   return at > 0 && at < name.length - 1 ? name.slice(at + 1).toLowerCase() : "";
 };
-const canonicalDomain = (name: string): string => usernameDomain(name) ?? "";
+const canonicalDomain = (name: string): string => usernameDomain(name)?.canonical ?? "";
 const bench = new Bench({ time: 1500, warmup: true });
 bench
   .add("toLowerCase (the old key), ASCII names", over(ascii, lowerCase))

@@ -1,4 +1,5 @@
 import type { Directory, IdentityProvider, Organization } from "../ports/directory.js";
+import { lowerAscii } from "./rules/domain-name.js";
 
 /** How long a directory answer is used again by default: a change reaches every operation within this. */
 export const DEFAULT_DIRECTORY_CACHE_MS = 5_000;
@@ -40,8 +41,10 @@ export function cachedDirectory(directory: Directory, lifetimeMs: number, now: (
   const providers = cachedLookup<IdentityProvider | undefined>((id) => directory.findIdentityProvider(id), lifetimeMs, now);
   return {
     findOrganization: byId,
-    // Domains compare ignoring case: one entry for every spelling.
-    findOrganizationByDomain: (domain) => byDomain(domain.toLowerCase()),
+    // Domains compare ignoring case: one entry for every spelling. Only ASCII letters are lowered
+    // here, as every store lowers them alike; the others reach the store as given, since stores
+    // lower some differently (İ is i in PostgreSQL, i and a combining dot in JavaScript).
+    findOrganizationByDomain: (domain) => byDomain(lowerAscii(domain)),
     findIdentityProvider: providers,
   };
 }

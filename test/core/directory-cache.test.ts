@@ -49,6 +49,20 @@ describe("cachedDirectory", () => {
     expect(await cached.findOrganizationByDomain("acme.test")).toBeUndefined();
   });
 
+  it("asks the store with letters outside ASCII as given: stores lower them differently (İ is i in PostgreSQL, i̇ in JavaScript)", async () => {
+    const asked: string[] = [];
+    const directory: Directory = {
+      findOrganization: () => Promise.resolve(undefined),
+      findOrganizationByDomain: (domain) => (asked.push(domain), Promise.resolve(undefined)),
+      findIdentityProvider: () => Promise.resolve(undefined),
+    };
+    const cached = cachedDirectory(directory, 60_000, () => 0);
+    await cached.findOrganizationByDomain("İZMİR.Test");
+    await cached.findOrganizationByDomain("İzmİr.TEST");
+    await cached.findOrganizationByDomain("ÉCOLE.test");
+    expect(asked).toEqual(["İzmİr.test", "École.test"]);
+  });
+
   it("does not remember a failed lookup", async () => {
     let fail = true;
     const directory: Directory = {

@@ -74,7 +74,7 @@ describe("usernameDomain", () => {
     ["ann@bücher.example", "bücher.example"],
     ["ann@BU\u0308CHER.example", "bücher.example"],
   ])("reads the domain of %j as %j", (username, domain) => {
-    expect(usernameDomain(username)).toBe(domain);
+    expect(usernameDomain(username)?.canonical).toBe(domain);
   });
 
   // IDNA2008 registers ß and ς as letters of their own: straße.example is not strasse.example.
@@ -85,7 +85,12 @@ describe("usernameDomain", () => {
     ["ann@ΟΔΟΣ.example", "οδοσ.example"],
     ["ann@οδος.example", "οδος.example"],
   ])("keeps the letters IDNA keeps apart: %j has the domain %j", (username, domain) => {
-    expect(usernameDomain(username)).toBe(domain);
+    expect(usernameDomain(username)?.canonical).toBe(domain);
+  });
+
+  it("keeps the domain as written beside it, for stores that lower letters their own way", () => {
+    expect(usernameDomain("ann@İZMİR.test")).toEqual({ written: "İZMİR.test", canonical: "i\u0307zmi\u0307r.test" });
+    expect(usernameDomain("ann＠ＡＣＭＥ.test.")).toEqual({ written: "ACME.test.", canonical: "acme.test" });
   });
 
   it.each(["ann", "ann@", "ann@.", "ann@...", "ann@\u200b", "ann＠"])("finds no domain in %j", (username) => {

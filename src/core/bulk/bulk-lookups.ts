@@ -1,6 +1,7 @@
 import type { Directory } from "../../ports/directory.js";
 import type { UniqueClaim, UserLog } from "../../ports/user-log.js";
 import { claimKey } from "../claims.js";
+import { lowerAscii } from "../rules/domain-name.js";
 
 /** Entries kept per lookup before the cache starts over, so memory stays bounded on any input. */
 const CACHE_LIMIT = 10_000;
@@ -70,7 +71,7 @@ function coalesced(findHeldClaims: UserLog["findHeldClaims"]): UserLog["findHeld
  */
 export function bulkLookups(directory: Directory, userLog: UserLog): { readonly directory: Directory; readonly userLog: UserLog } {
   const findOrganization = cached((id) => directory.findOrganization(id));
-  const findOrganizationByDomain = cached((domain) => directory.findOrganizationByDomain(domain.toLowerCase()));
+  const findOrganizationByDomain = cached((domain) => directory.findOrganizationByDomain(lowerAscii(domain)));
   const findIdentityProvider = cached((id) => directory.findIdentityProvider(id));
   const findClaimHolders = userLog.findClaimHolders?.bind(userLog);
   return {

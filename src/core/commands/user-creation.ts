@@ -9,7 +9,7 @@ import { idpLinkClaim, userIdClaim, usernameClaim } from "../claims.js";
 import { aborted, alreadyExists, identityProviderNotFound, reservedDomain } from "../errors/user-errors.js";
 import type { CodeAdded, HumanAdded, UserEventDraft } from "../events/user-events.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
-import { usernameDomain } from "../rules/username.js";
+import { usernameDomain, type UsernameDomain } from "../rules/username.js";
 import { importFingerprint } from "../users/import-fingerprint.js";
 import type { TemplateValue } from "../rules/url-template.js";
 import { codeSpec, generateCode, hashedCode } from "../secrets/codes.js";
@@ -52,7 +52,7 @@ export function userClaims(userId: string, draft: UserDraft, organization: Organ
 async function directoryRefusal(
   ports: ResolvedPorts,
   draft: UserDraft,
-  domain: string | undefined,
+  domain: UsernameDomain | undefined,
   organization: Organization,
   usernameField: string,
 ): Promise<Result<{ readonly refusal: ErrorBody; readonly before: "idp_link" | "domain" } | undefined, ErrorBody>> {
@@ -64,7 +64,7 @@ async function directoryRefusal(
     if (!usable) return ok({ refusal: identityProviderNotFound(), before: "idp_link" });
   }
   if (domain !== undefined) {
-    const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
+    const owner = await callPort("storage lookup of a domain", logger, () => directory.findOrganizationByDomain(domain.written));
     if (owner.isErr()) return err(owner.error);
     if (owner.value !== undefined && owner.value.id !== organization.id) return ok({ refusal: reservedDomain(usernameField), before: "domain" });
   }
@@ -81,7 +81,7 @@ async function directoryRefusal(
 async function checkCreationRules(
   ports: ResolvedPorts,
   draft: UserDraft,
-  domain: string | undefined,
+  domain: UsernameDomain | undefined,
   organization: Organization,
   claims: readonly UniqueClaim[],
   usernameField: string,

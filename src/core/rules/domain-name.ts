@@ -9,6 +9,17 @@ const DISTINCT_LETTERS = /([ßς])/u;
 const IDEOGRAPHIC_FULL_STOP = /\u3002/gu;
 const TRAILING_DOTS = /\.+$/u;
 
+const ASCII_CAPITALS = /[A-Z]+/g;
+
+/**
+ * `domain` with its ASCII letters in lower case and the others as given: the one lowering every
+ * store does alike (PostgreSQL lowers İ to i, JavaScript to i and a combining dot), so a key for
+ * domains that still reaches the store as the host may have registered it.
+ */
+export function lowerAscii(domain: string): string {
+  return domain.replace(ASCII_CAPITALS, (capitals) => capitals.toLowerCase());
+}
+
 /**
  * A domain name as IDNA compares it: compatibility forms and case folded away (`ＡＣＭＥ．test` is
  * `acme.test`), invisible default-ignorable code points removed, the ideographic full stop read as a

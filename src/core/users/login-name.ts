@@ -26,7 +26,7 @@ export async function findUserIdByLoginName(ports: ResolvedPorts, loginName: str
   if (global.isErr() || global.value !== undefined) return global;
   const domain = usernameDomain(name);
   if (domain === undefined) return ok(undefined);
-  const organization = await callPort("directory lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
+  const organization = await callPort("directory lookup of a domain", logger, () => directory.findOrganizationByDomain(domain.written));
   if (organization.isErr()) return organization.map(() => undefined);
   const owner = organization.value;
   if (owner === undefined || owner.policy?.userLoginMustBeDomain !== true) return ok(undefined);
