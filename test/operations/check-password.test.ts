@@ -171,6 +171,43 @@ describe("checkPassword: who may call and what is checked first", () => {
     expect(hasher.hashes()).toBe(1);
   });
 
+  it("answers 13 when the hash unknown users are checked against cannot be made, and makes it again on the next call", async () => {
+    const errors: unknown[] = [];
+    const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => errors.push([message, String(fields["err"])]) };
+    const counting = countingHasher();
+    let failures = 1;
+    const hasher = { ...counting, hash: (password: string) => (failures-- > 0 ? Promise.reject(new Error("hasher down")) : counting.hash(password)) };
+    const { ports } = await memory.open({ passwordHasher: hasher, logger });
+    const internal = plainError(13, "USER-1nt3", "internal error");
+    // Before the fix: 3 at once, and every later unknown name answered 3 at once, with no work: the time told who exists.
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(err(internal));
+    expect(errors).toEqual([["human-users: password hasher failed", "Error: hasher down"]]);
+    const before = counting.verifications();
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(err(WRONG));
+    expect(await setPassword(ports, { userId: "nobody", newPassword: { password: "New-Password-2" }, currentPassword: "Wrong-Password-1" })).toEqual(err(WRONG));
+    expect([counting.verifications() - before, counting.hashes()]).toEqual([2, 1]);
+  });
+
+  it("answers 13 for an unknown user when the configured hasher cannot verify, as for a known one", async () => {
+    const counting = countingHasher();
+    let verifying = false;
+    const hasher = {
+      ...counting,
+      isCurrent: (parsed: Parameters<typeof counting.isCurrent>[0]) => {
+        if (verifying) throw new Error("hasher down");
+        return counting.isCurrent(parsed);
+      },
+    };
+    const logger = { warn: () => undefined, error: () => undefined };
+    const { ports } = await memory.open({ passwordHasher: hasher, logger });
+    const userId = await imported(ports, annWithHash(cheapHash("Right-Password-1")));
+    verifying = true;
+    const internal = err(plainError(13, "USER-1nt3", "internal error"));
+    expect(await checkPassword(ports, { userId, password: "Wrong-Password-1" })).toEqual(internal);
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(internal);
+    expect(await setPassword(ports, { userId: "nobody", newPassword: { password: "New-Password-2" }, currentPassword: "Wrong-Password-1" })).toEqual(internal);
+  });
+
   it("pays a verification at the configured hasher's cost for a wrong password against a cheaper imported hash, so that its time does not tell an imported user from an unknown one", async () => {
     const hasher = countingHasher();
     const { ports } = await memory.open({ passwordHasher: hasher });

@@ -1,5 +1,5 @@
 import { err, ok } from "neverthrow";
-import { wrongPassword, userLocked } from "../errors/user-errors.js";
+import { userLocked } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { CheckPasswordResponse } from "../responses.js";
 import { checkPasswordFields, checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
@@ -22,14 +22,14 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
   target: (request) => checkPasswordTarget(request),
   parse: (request) => parseCheckPassword(request),
   async unknownUser(ports, request) {
-    return (await dummyVerification(ports, String(request["password"]))) ?? wrongPassword();
+    return dummyVerification(ports, String(request["password"]));
   },
   async decide({ ports, parsed, user, organization }) {
     if (user === undefined) return err(portFailure(new Error("no user to check"), "checkPassword", ports.logger));
     // Locked: no verification, so a locked account is no oracle for its password.
     if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
     const stored = user.password;
-    if (stored === undefined) return err((await dummyVerification(ports, parsed.password)) ?? wrongPassword());
+    if (stored === undefined) return err(await dummyVerification(ports, parsed.password));
     const checked = await checkAsLogin(ports, parsed, stored.encodedHash, parsed.password);
     if (checked.isErr()) return err(checked.error);
     const verdict = checked.value;

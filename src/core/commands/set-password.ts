@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound, wrongPassword } from "../errors/user-errors.js";
+import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
 import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
@@ -27,7 +27,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     // The current password is checked as checkPassword checks it: counted, so that it is no way around the lockout.
     if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
     const stored = user.password;
-    if (stored === undefined) return err((await dummyVerification(ports, proof.password)) ?? wrongPassword());
+    if (stored === undefined) return err(await dummyVerification(ports, proof.password));
     const checked = await checkAsLogin(ports, parsed, stored.encodedHash, proof.password);
     if (checked.isErr()) return err(checked.error);
     const verdict = checked.value;
@@ -73,7 +73,7 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
     if (typeof current !== "string") return userNotFound();
     const refused = parseWithDefaultRules(ports, setPasswordCommand, request);
     if (refused !== undefined) return refused;
-    return (await dummyVerification(ports, current)) ?? wrongPassword();
+    return dummyVerification(ports, current);
   },
   async decide(input) {
     const { ports, parsed, user } = input;

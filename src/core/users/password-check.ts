@@ -44,15 +44,20 @@ async function verifyOnce(ports: ResolvedPorts, encoded: string, password: strin
 }
 
 // One hash of the configured hasher per hashing setup, made on first need: what an unknown user's
-// password is checked against.
+// password is checked against. A failed one is not kept: kept, it made every later check of an
+// unknown user answer at once, with no work, so the time told who exists.
 const dummyHashes = new WeakMap<PasswordHashing, Promise<Result<string, ErrorBody>>>();
 
 function dummyHash(ports: ResolvedPorts): Promise<Result<string, ErrorBody>> {
   let hash = dummyHashes.get(ports.passwords);
   if (hash === undefined) {
     const secret = encodeBase64(ports.random.fill(new Uint8Array(24)));
-    hash = callPort("password hasher", ports.logger, () => ports.passwords.hash(secret));
-    dummyHashes.set(ports.passwords, hash);
+    const made = callPort("password hasher", ports.logger, () => ports.passwords.hash(secret));
+    dummyHashes.set(ports.passwords, made);
+    void made.then((result) => {
+      if (result.isErr() && dummyHashes.get(ports.passwords) === made) dummyHashes.delete(ports.passwords);
+    });
+    hash = made;
   }
   return hash;
 }
@@ -61,14 +66,15 @@ function dummyHash(ports: ResolvedPorts): Promise<Result<string, ErrorBody>> {
  * A verification that cannot succeed, as long as one against a hash of the configured hasher:
  * what a check for a user that does not exist (or has no password) costs, so that the time of the
  * answer does not tell it apart. Answers what a wrong password answers, or the refusal of a
- * password no hash could match (too long), which a real check would answer too.
+ * password no hash could match (too long), which a real check would answer too; or, when the
+ * hasher fails, the port failure (13) a real check would answer.
  */
-export async function dummyVerification(ports: ResolvedPorts, password: string): Promise<ErrorBody | undefined> {
+export async function dummyVerification(ports: ResolvedPorts, password: string): Promise<ErrorBody> {
   const hash = await dummyHash(ports);
-  if (hash.isErr()) return undefined;
+  if (hash.isErr()) return hash.error;
   const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(hash.value, password));
-  if (checked.isErr()) return undefined;
-  return checked.value.isErr() && checked.value.error.code === 3 ? checked.value.error : undefined;
+  if (checked.isErr()) return checked.error;
+  return checked.value.isOk() ? wrongPassword() : checked.value.error;
 }
 
 /** A password checked as a login checks it: right (and whether its hash is outdated), or wrong with the answer to give. */
@@ -86,10 +92,14 @@ export async function checkAsLogin(ports: ResolvedPorts, call: object, encoded: 
   const checked = await verifyStoredPassword(ports, call, encoded, password);
   if (checked.isErr()) {
     if (checked.error.code !== 3) return err(checked.error);
-    return ok({ valid: false, answer: (await dummyVerification(ports, password)) ?? wrongPassword() });
+    const answer = await dummyVerification(ports, password);
+    return answer.code === 3 ? ok({ valid: false, answer }) : err(answer);
   }
   if (!checked.value.valid) {
-    if (checked.value.needsRehash) await dummyVerification(ports, password);
+    if (checked.value.needsRehash) {
+      const padded = await dummyVerification(ports, password);
+      if (padded.code !== 3) return err(padded);
+    }
     return ok({ valid: false, answer: wrongPassword() });
   }
   return ok({ valid: true, needsRehash: checked.value.needsRehash });
