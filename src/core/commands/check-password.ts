@@ -5,7 +5,7 @@ import type { CheckPasswordResponse } from "../responses.js";
 import { checkPasswordFields, checkPasswordShape, checkPasswordTarget, parseCheckPassword, type CheckPasswordInput } from "../schemas/check-password.js";
 import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import { changeResponse } from "./change-response.js";
-import type { Command } from "./command.js";
+import { wrongTry, type Command } from "./command.js";
 import { portFailure } from "./port-call.js";
 
 /**
@@ -34,7 +34,7 @@ export const checkPasswordCommand: Command<CheckPasswordInput, CheckPasswordResp
     if (checked.isErr()) return err(checked.error);
     const verdict = checked.value;
     const { userId } = user;
-    if (!verdict.valid) return ok({ userId, events: failedCheckEvents(user, organization), respond: () => err(verdict.answer) });
+    if (!verdict.valid) return ok(wrongTry(userId, failedCheckEvents(user, organization), verdict.answer));
 
     const events: UserEventDraft[] = [{ type: "user.human.password.check.succeeded", payload: {} }];
     if (verdict.needsRehash) {

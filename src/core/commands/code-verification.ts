@@ -8,7 +8,7 @@ import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import { checkCode } from "../secrets/code-check.js";
 import type { PendingCode, UserState } from "../users/user-state.js";
 import { changeResponse } from "./change-response.js";
-import type { Command, Decision } from "./command.js";
+import { wrongTry, type Command, type Decision } from "./command.js";
 
 /** One channel whose code a person redeems: where its pending code is, and the events its check writes. */
 export interface VerificationChannel {
@@ -52,7 +52,7 @@ export function verificationCommand(spec: VerificationChannel): Command<{ readon
         case "expired":
           return Promise.resolve(err(codeExpired(spec.channel)));
         case "wrong":
-          return Promise.resolve(ok({ userId, events: [spec.failed], respond: () => err(codeWrong(spec.channel)) }));
+          return Promise.resolve(ok(wrongTry(userId, [spec.failed], codeWrong(spec.channel))));
         case "match":
           return Promise.resolve(ok({ userId, events: [spec.verified], respond: (facts) => ok(changeResponse(facts)) }));
       }

@@ -1,4 +1,4 @@
-import type { Result } from "neverthrow";
+import { err, type Result } from "neverthrow";
 import type { Permission, Requester } from "../../ports/authorizer.js";
 import type { Organization } from "../../ports/directory.js";
 import type { OutboxNotification } from "../../ports/outbox.js";
@@ -68,8 +68,20 @@ export interface Decision<TResponse> {
   readonly notifications?: readonly OutboxNotification[];
   /** The answer after the append; an Err is answered too, with the events still appended (a failed attempt is recorded). */
   respond(facts: AppendFacts): Result<TResponse, ErrorBody>;
+  /**
+   * The events record a wrong proof (a password or code that does not match). Not appended when
+   * an earlier try of the same call found its proof right and lost its race: the password or code
+   * changed under it, the caller did not guess, and a double submit must neither count towards a
+   * lockout nor use up the tries of a code nobody has seen yet. The refusal is answered all the same.
+   */
+  readonly wrongTry?: true;
   /** Another user holds one of the claims: answer (default: 6 naming it), or "retry" to decide again. */
   onClaimHeld?(conflict: UniqueClaim): ErrorBody | "retry";
+}
+
+/** A wrong proof: recorded by `events`, answered with `answer` (see `Decision.wrongTry`). */
+export function wrongTry<TResponse>(userId: string, events: UserEventDraft[], answer: ErrorBody): Decision<TResponse> {
+  return { userId, events, wrongTry: true, respond: () => err(answer) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { checkCode } from "../secrets/code-check.js";
 import { entryOf } from "../users/entry-of.js";
 import type { UserState } from "../users/user-state.js";
 import { changeResponse } from "./change-response.js";
-import type { Command, Decision } from "./command.js";
+import { wrongTry, type Command, type Decision } from "./command.js";
 import { callPort } from "./port-call.js";
 
 /** How long a begun registration waits for its attestation, unless configured: the seconds a person needs at an authenticator. */
@@ -35,11 +35,7 @@ function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, key
     case "expired":
       return err(codeExpired("passwordless"));
     case "wrong":
-      return ok({
-        userId: user.userId,
-        events: [{ type: "user.human.passwordless.initialization.code.check.failed", payload: { id: given.id } }],
-        respond: () => err(codeWrong("passwordless")),
-      });
+      return ok(wrongTry(user.userId, [{ type: "user.human.passwordless.initialization.code.check.failed", payload: { id: given.id } }], codeWrong("passwordless")));
   }
 }
 

@@ -376,17 +376,20 @@ export async function continueCommand<TParsed, TResponse>(
   beforeWrite?: () => void,
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
+    // A try before this one decided something other than a wrong proof, and lost its race.
+    let provenEarlier = false;
     for (let next = attempt; next <= appendAttempts(ports); next++) {
       const decided = await decideCommand(ports, prepared, next, (now) => runtime.leaseForWrite(ports, now));
       if (decided.isErr()) return err(decided.error);
-      const append = decided.value.append;
-      if (append === undefined) return decided.value.decision.respond(decided.value.facts);
+      const { append, decision } = decided.value;
+      if (append === undefined || (provenEarlier && decision.wrongTry === true)) return decision.respond(decided.value.facts);
       beforeWrite?.();
       const outcome = await callPort("storage write", ports.logger, () => ports.userLog.append(append));
       if (outcome.isErr()) return err(outcome.error);
       const finishing = finishCommand(ports, runtime, decided.value, outcome.value);
       const finish = finishing instanceof Promise ? await finishing : finishing;
       if (!finish.retry) return finish.answer;
+      provenEarlier ||= decision.wrongTry !== true;
     }
     return err(aborted());
   } catch (cause) {

@@ -1,7 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
-import type { UserEventDraft } from "../events/user-events.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
@@ -9,10 +8,9 @@ import { member } from "../schemas/structure.js";
 import { checkCode } from "../secrets/code-check.js";
 import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
-import type { DecideInput, Decision } from "./command.js";
+import { wrongTry, type Command, type DecideInput, type Decision } from "./command.js";
 import { changeResponse } from "./change-response.js";
 import { parseWithDefaultRules } from "./runner.js";
-import type { Command } from "./command.js";
 
 type Refusal = Decision<SetPasswordResponse>;
 
@@ -21,8 +19,6 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
   const { ports, parsed, organization, now } = input;
   const proof = parsed.proof;
   if (proof === undefined) return undefined;
-  const recorded = (events: UserEventDraft[], answer: ErrorBody): Result<Refusal, ErrorBody> =>
-    ok({ userId: user.userId, events, respond: () => err(answer) });
   if (proof.kind === "current") {
     // The current password is checked as checkPassword checks it: counted, so that it is no way around the lockout.
     if (user.lifecycle === "USER_STATE_LOCKED") return err(userLocked());
@@ -31,7 +27,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     const checked = await checkAsLogin(ports, parsed, stored.encodedHash, proof.password);
     if (checked.isErr()) return err(checked.error);
     const verdict = checked.value;
-    if (!verdict.valid) return recorded(failedCheckEvents(user, organization), verdict.answer);
+    if (!verdict.valid) return ok(wrongTry(user.userId, failedCheckEvents(user, organization), verdict.answer));
     // As ZITADEL: a change proven by the current password must change it.
     return parsed.password === proof.password ? err(passwordNotChanged()) : undefined;
   }
@@ -45,7 +41,7 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     case "expired":
       return err(resetCodeExpired());
     case "wrong":
-      return recorded([{ type: "user.human.password.code.check.failed", payload: {} }], codeWrong("passwordReset"));
+      return ok(wrongTry(user.userId, [{ type: "user.human.password.code.check.failed", payload: {} }], codeWrong("passwordReset")));
   }
 }
 

@@ -8,7 +8,7 @@ import { requestedUserId, userIdShape } from "../schemas/user-id.js";
 import { parseVerifyInitCodeRequest, verifyInitCodeFields, type VerifyInitCodeParsed } from "../schemas/verify-code.js";
 import { checkCode } from "../secrets/code-check.js";
 import { changeResponse } from "./change-response.js";
-import type { Command, Decision } from "./command.js";
+import { wrongTry, type Command, type Decision } from "./command.js";
 import { callPort } from "./port-call.js";
 
 // A lost race decides again, but the new password is hashed once per call, not once per try.
@@ -51,7 +51,7 @@ export const verifyInitCodeCommand: Command<VerifyInitCodeParsed, ChangeResponse
       case "expired":
         return err(codeExpired("init"));
       case "wrong":
-        return ok({ userId, events: [{ type: "user.human.initialization.check.failed", payload: {} }], respond: () => err(codeWrong("init")) });
+        return ok(wrongTry(userId, [{ type: "user.human.initialization.check.failed", payload: {} }], codeWrong("init")));
       case "match":
         break;
     }

@@ -1,6 +1,7 @@
 // One store and the deterministic ports around it, for the functions that act on users after
 // creation: counting ids, a clock the test moves, codes "AAAAAA", "BBBBBB", ... in the order they
 // are drawn, test keys, the instant fake hasher, a recording mailer and SMS sender.
+import { afterEach, beforeEach } from "vitest";
 import {
   createHumanUser,
   importHumanUser,
@@ -56,6 +57,37 @@ export interface Harness {
   readonly clock: MovingClock;
   readonly sms: RecordingSms;
   close(): Promise<void>;
+}
+
+/**
+ * A fresh harness on `storeCase` for each test of the enclosing `describe` (opened before it,
+ * closed after it): the answer reads the current test's.
+ */
+export function harnessForEachTest(storeCase: StoreCase): Harness {
+  let current: Harness | undefined;
+  beforeEach(async () => {
+    current = await openHarness(storeCase);
+  }, 120_000);
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const now = (): Harness => {
+    if (current === undefined) throw new Error("the harness is open only while a test runs");
+    return current;
+  };
+  return {
+    get ports() {
+      return now().ports;
+    },
+    get clock() {
+      return now().clock;
+    },
+    get sms() {
+      return now().sms;
+    },
+    close: () => now().close(),
+  };
 }
 
 export async function openHarness(storeCase: StoreCase, overrides: Partial<Omit<Ports, "mailer">> = {}): Promise<Harness> {

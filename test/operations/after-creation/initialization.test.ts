@@ -1,12 +1,12 @@
 // verifyInitCode and resendInitialization on every store: each success and error path, with the
 // whole body and the events written (or not).
 import { err, ok } from "neverthrow";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getUser, resendInitialization, verifyEmail, verifyInitCode } from "../../../src/index.js";
 import { fakeHash } from "../support/import-fixtures.js";
 import { invalidBody, plainError } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
-import { createAnn, details, eventTypes, FIRST_ID, globexMember, importBob, initechMember, mails, member, openHarness, type Harness } from "./harness.js";
+import { createAnn, details, eventTypes, FIRST_ID, globexMember, harnessForEachTest, importBob, initechMember, mails, member } from "./harness.js";
 
 const wrongInitCode = err(plainError(3, "USER-c0d3", "the initialization code is not valid"));
 const initialized = err(plainError(9, "USER-1n1t", "the user is already initialized"));
@@ -15,13 +15,7 @@ const IMPORTED = ["user.human.added", "user.human.initialization.code.added"];
 const initLink = (userId: string, code: string, orgId = "acme") => `http://localhost:8080/ui/login/user/init?userID=${userId}&code=${code}&orgID=${orgId}`;
 
 describe.each(storeCases)("initialization on $name", (storeCase) => {
-  let harness: Harness;
-  beforeEach(async () => {
-    harness = await openHarness(storeCase);
-  }, 120_000);
-  afterEach(async () => {
-    await harness.close();
-  });
+  const harness = harnessForEachTest(storeCase);
 
   const state = async (userId: string) => {
     const user = (await getUser(harness.ports, { userId }, { requester: member }))._unsafeUnwrap().user;

@@ -1,23 +1,17 @@
 // getUser and listUsers on every store: whole bodies, who may read what (5, never 7), every query
 // kind, the order and the paging, and the refusals.
 import { err, ok } from "neverthrow";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getUser, listUsers, verifyEmail, type Authorizer, type OperationContext, type User } from "../../../src/index.js";
 import { invalidBody, plainError } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
-import { createAnn, globexMember, importBob, initechMember, instanceAdmin, member, openHarness, START, type Harness } from "./harness.js";
+import { createAnn, globexMember, harnessForEachTest, importBob, initechMember, instanceAdmin, member, START } from "./harness.js";
 
 const unknownUser = err(plainError(5, "USER-u5r5", "the user does not exist"));
 const unauthenticated = err(plainError(16, "USER-4uth", "the request is not authenticated"));
 
 describe.each(storeCases)("reads on $name", (storeCase) => {
-  let harness: Harness;
-  beforeEach(async () => {
-    harness = await openHarness(storeCase);
-  }, 120_000);
-  afterEach(async () => {
-    await harness.close();
-  });
+  const harness = harnessForEachTest(storeCase);
 
   describe("getUser", () => {
     it("answers the whole v2 user: profile, email, phone, password facts, state and login names", async () => {

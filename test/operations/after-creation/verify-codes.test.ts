@@ -1,11 +1,11 @@
 // verifyEmail, verifyPhone, resendEmailCode and resendPhoneCode on every store: each success and
 // each error path, with the whole body and the events written (or not).
 import { err, ok } from "neverthrow";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importHumanUsers, registerPasskey, resendEmailCode, resendPhoneCode, setPassword, verifyEmail, verifyInitCode, verifyPhone } from "../../../src/index.js";
 import { invalidBody, plainError, testKeys } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
-import { createAnn, details, eventTypes, FIRST_ID, globexMember, importBob, instanceAdmin, mails, member, openHarness, START, type Harness } from "./harness.js";
+import { createAnn, details, eventTypes, FIRST_ID, globexMember, type Harness, harnessForEachTest, importBob, instanceAdmin, mails, member, START } from "./harness.js";
 
 const wrongEmailCode = err(plainError(3, "USER-c0d3", "the email verification code is not valid"));
 const wrongPhoneCode = err(plainError(3, "USER-c0d3", "the phone verification code is not valid"));
@@ -25,13 +25,7 @@ async function importedWithoutCodes(harness: Harness, userName: string): Promise
 }
 
 describe.each(storeCases)("codes on $name", (storeCase) => {
-  let harness: Harness;
-  beforeEach(async () => {
-    harness = await openHarness(storeCase);
-  }, 120_000);
-  afterEach(async () => {
-    await harness.close();
-  });
+  const harness = harnessForEachTest(storeCase);
 
   describe("verifyEmail", () => {
     it("verifies the email with the mailed code, without a requester", async () => {

@@ -1,11 +1,11 @@
 // Who may change an existing user: a requester who may not even read the user's organization is
 // told the user does not exist (5); one who may read it but not write is told so (7).
 import { err } from "neverthrow";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPasskeyRegistrationLink, getUser, passwordReset, resendEmailCode, resendInitialization, setPassword, unlockUser, type Authorizer } from "../../../src/index.js";
 import { plainError } from "../support/ports.js";
 import { storeCases } from "../support/stores.js";
-import { createAnn, member, openHarness, type Harness } from "./harness.js";
+import { createAnn, type Harness, harnessForEachTest, member } from "./harness.js";
 
 const memory = storeCases.filter((storeCase) => storeCase.name === "memory");
 const unknownUser = err(plainError(5, "USER-u5r5", "the user does not exist"));
@@ -22,13 +22,7 @@ const changes = {
 };
 
 describe.each(memory)("changing an existing user without the permission to write, on $name", (storeCase) => {
-  let harness: Harness;
-  beforeEach(async () => {
-    harness = await openHarness(storeCase);
-  });
-  afterEach(async () => {
-    await harness.close();
-  });
+  const harness = harnessForEachTest(storeCase);
 
   const readOnly: Authorizer = { hasPermission: (_requester, permission) => permission === "user.read" };
   const nothing: Authorizer = { hasPermission: () => false };
