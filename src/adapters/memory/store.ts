@@ -196,6 +196,8 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   const users = new Map<string, StoredUser>();
   const claims = new Map<string, HeldClaim>();
   const outbox = new Map<string, OutboxEntry>();
+  // Each user's notifications, in the order written: a withdrawal looks at the user's own, not the whole outbox.
+  const notificationsOfUser = new Map<string, string[]>();
 
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
   function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
@@ -259,14 +261,18 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     const withdrawn = append.expectedSequence > 0 ? append.withdrawnNotificationKinds : undefined;
     if (withdrawn !== undefined && withdrawn.length > 0) {
       const failedAt = append.events[0]?.createdAt;
-      for (const [id, entry] of outbox) {
-        if (entry.record.userId !== append.userId || !withdrawn.includes(entry.record.kind)) continue;
+      for (const id of notificationsOfUser.get(append.userId) ?? []) {
+        const entry = outbox.get(id);
+        if (entry === undefined || !withdrawn.includes(entry.record.kind)) continue;
         updatePending(id, () => ({ state: "dead", code: "", link: "", failedAt, lastError: WITHDRAWN_NOTIFICATION_ERROR, leasedUntil: undefined, retryAt: undefined }));
       }
     }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: pendingRecord(notification, leasedUntil), order: outbox.size });
+      const ids = notificationsOfUser.get(notification.userId);
+      if (ids === undefined) notificationsOfUser.set(notification.userId, [notification.id]);
+      else ids.push(notification.id);
     }
   }
 
