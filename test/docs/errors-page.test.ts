@@ -26,6 +26,7 @@ function everyBody(): ErrorBody[] {
     userErrors.invalidRequest([{ field: "profile.givenName", description: "is required" }]),
     userErrors.unauthenticated(),
     userErrors.permissionDenied(),
+    userErrors.notTheUser(),
     userErrors.organizationNotFound(),
     userErrors.userNotFound(),
     userErrors.identityProviderNotFound(),

@@ -111,7 +111,7 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
     const { ports, eventsOf, clock } = await kind.open({ config: PASSKEYS });
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
     const authenticator = softwareAuthenticator();
-    const begin = async () => (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+    const begin = async () => (await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
     const verify = (passkeyId: string, publicKeyCredential: Record<string, unknown>) =>
       verifyPasskeyRegistration(ports, { userId, passkeyId, publicKeyCredential, passkeyName: "Key" });
 
@@ -148,7 +148,7 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
     const { ports, eventsOf } = await kind.open({ config: PASSKEYS });
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
     const authenticator = softwareAuthenticator();
-    const registration = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+    const registration = (await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
     const verify = (publicKeyCredential: Record<string, unknown>) =>
       verifyPasskeyRegistration(ports, { userId, passkeyId: registration.passkeyId, publicKeyCredential, passkeyName: "Key" });
     /**
@@ -183,7 +183,7 @@ describe.each(kinds)("one credential, one passkey, on $name", (kind) => {
     const bob = await imported(ports, annWithHash(cheapHash("Old-Password-1"), { userName: "bob", email: { email: "bob@acme.test", isEmailVerified: true } }));
     const authenticator = softwareAuthenticator();
     const register = async (userId: string) => {
-      const begun = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+      const begun = (await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
       return verifyPasskeyRegistration(ports, { userId, passkeyId: begun.passkeyId, publicKeyCredential: authenticator.create(optionsOf(begun), { origin: ORIGIN }), passkeyName: "Key" });
     };
     expect((await register(ann)).isOk()).toBe(true);
@@ -203,7 +203,7 @@ describe("passkeys: access, configuration and links", () => {
   it("checks a packed self attestation's signature over the challenge, and refuses a forged one", async () => {
     const { ports } = await open();
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
-    const registered = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+    const registered = (await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
     const signed = softwareAuthenticator().create(optionsOf(registered), { origin: "https://app.acme.test", attestation: "packed" });
     const forged = softwareAuthenticator(2).create({ ...optionsOf(registered), publicKey: { ...optionsOf(registered).publicKey, challenge: challengeOf(9) } }, { origin: "https://app.acme.test", attestation: "packed" });
     const response = signed["response"] as Record<string, string>;
@@ -214,7 +214,7 @@ describe("passkeys: access, configuration and links", () => {
     expect((await verifyPasskeyRegistration(ports, { userId, passkeyId: registered.passkeyId, publicKeyCredential: signed, passkeyName: "Key" }))._unsafeUnwrap()).toEqual({ details: details(4) });
   });
 
-  it("records a wrong link code, and needs a requester with user.write when there is no code", async () => {
+  it("records a wrong link code, and without a code lets only the user itself begin a registration, as ZITADEL", async () => {
     const { ports, eventsOf } = await open();
     const { userId, codeId } = await annWithLink(ports);
 
@@ -223,6 +223,13 @@ describe("passkeys: access, configuration and links", () => {
     expect(await eventsOf(userId, 3)).toEqual([event(userId, 4, "user.human.passwordless.initialization.code.check.failed", { id: codeId })]);
     expect((await registerPasskey(ports, { userId }))._unsafeUnwrapErr()).toEqual(plainError(16, "USER-4uth", "the request is not authenticated"));
     expect((await registerPasskey(ports, { userId }, { requester: { userId: "x", orgId: "globex" } }))._unsafeUnwrapErr()).toEqual(plainError(5, "USER-u5r5", "the user does not exist"));
+    // An administrator of the organization, even of the instance, sends a link instead: its own
+    // authenticator registered as the user's passkey would let it sign in as the user.
+    const denied = plainError(7, "USER-s3lf", "only the user itself may do this without a code; an administrator sends a link instead");
+    expect((await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrapErr()).toEqual(denied);
+    expect((await registerPasskey(ports, { userId }, { requester: instanceAdmin }))._unsafeUnwrapErr()).toEqual(denied);
+    expect(await eventsOf(userId, 4)).toEqual([]);
+    expect((await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } })).isOk()).toBe(true);
   });
 
   it("reads ids from the request as ids only, never as members every object has", async () => {
@@ -250,22 +257,22 @@ describe("passkeys: access, configuration and links", () => {
     const { ports } = await open();
     const userId = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
     const authenticator = softwareAuthenticator();
-    const first = (await registerPasskey(ports, { userId }, { requester: member }))._unsafeUnwrap();
+    const first = (await registerPasskey(ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
     await verifyPasskeyRegistration(ports, { userId, passkeyId: first.passkeyId, publicKeyCredential: authenticator.create(optionsOf(first), { origin: ORIGIN }), passkeyName: "Key" });
 
-    const second = (await registerPasskey(ports, { userId, authenticator: 2 }, { requester: member }))._unsafeUnwrap();
+    const second = (await registerPasskey(ports, { userId, authenticator: 2 }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrap();
     expect(second.publicKeyCredentialCreationOptions).toEqual(expectedOptions(userId, challengeOf(1), [authenticator.credentialId], "cross-platform"));
   });
 
   it("answers 9 without config.passkeys, and 3 for a domain that is not the relying party", async () => {
     const unconfigured = await open({});
     const userId = await imported(unconfigured.ports, annWithHash(cheapHash("Old-Password-1")));
-    expect((await registerPasskey(unconfigured.ports, { userId }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+    expect((await registerPasskey(unconfigured.ports, { userId }, { requester: { userId, orgId: "acme" } }))._unsafeUnwrapErr()).toEqual(
       plainError(9, "USER-pk0c", "passkeys are not configured (config.passkeys names no relying party)"),
     );
     const { ports } = await open();
     const other = await imported(ports, annWithHash(cheapHash("Old-Password-1")));
-    expect((await registerPasskey(ports, { userId: other, domain: "evil.test" }, { requester: member }))._unsafeUnwrapErr()).toEqual(
+    expect((await registerPasskey(ports, { userId: other, domain: "evil.test" }, { requester: { userId: other, orgId: "acme" } }))._unsafeUnwrapErr()).toEqual(
       invalidBody([{ field: "domain", description: "must be the configured relying party id (config.passkeys.rpId)" }]),
     );
   });

@@ -25,6 +25,12 @@ export type Target = { readonly organization: OrganizationRef } | { readonly use
 export interface Access {
   readonly permission: Permission;
   readonly proof: boolean;
+  /**
+   * Without the proof, only the target user itself may call (no permission lets another), as
+   * ZITADEL's RegisterPasskey without a code: whoever begins the registration chooses the
+   * authenticator that will sign in as the user.
+   */
+  readonly onlyTheUser?: boolean;
 }
 
 /** Everything a decision may look at. */

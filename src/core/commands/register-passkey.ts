@@ -42,15 +42,16 @@ function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, key
 /**
  * ZITADEL's `RegisterPasskey` (`POST /v2/users/{userId}/passkeys`): begins a passkey
  * registration and answers the options for `navigator.credentials.create`. The code of a
- * registration link is the proof (no requester needed); without one, the requester needs
- * `user.write`. The code is redeemed when the registration is verified, so a registration that
+ * registration link is the proof (no requester needed); without one, only the user itself may
+ * begin a registration (as ZITADEL: an administrator sends a link instead, since whoever begins it
+ * chooses the authenticator that signs in as the user). The code is redeemed when the registration is verified, so a registration that
  * the person abandons leaves the link usable.
  */
 export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPasskeyResponse> = {
   name: "registerPasskey",
   fields: registerPasskeyFields,
   shape: registerPasskeyShape,
-  access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request) }),
+  access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request), onlyTheUser: true }),
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseRegisterPasskey,
   async decide({ ports, parsed, user, now }) {

@@ -8,7 +8,7 @@ import type { NotificationKind } from "../../ports/storage.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { contextRefusal, missingRequester } from "../config-check.js";
 import type { OperationContext } from "../context.js";
-import { aborted, alreadyExists, invalidRequest, notAnObject, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
+import { aborted, alreadyExists, invalidRequest, notAnObject, notTheUser, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
@@ -116,11 +116,11 @@ interface ResolvedTarget {
  * may not read the organization's users either (a user outside its reach is not there for it),
  * else 7 (it may see the user, just not change it).
  */
-async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string): Promise<ErrorBody> {
+async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, refusal = permissionDenied()): Promise<ErrorBody> {
   if (permission === "user.read") return userNotFound();
   const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId);
   if (mayRead.isErr()) return mayRead.error;
-  return mayRead.value ? permissionDenied() : userNotFound();
+  return mayRead.value ? refusal : userNotFound();
 }
 
 /** Step 2; Ok(undefined) when the request names its target badly, which the field rules report (step 3). */
@@ -158,7 +158,9 @@ async function resolveTarget<TParsed, TResponse>(
   if (organization.isErr()) return err(organization.error);
   const org = organization.value;
   if (org === undefined) return err(userNotFound());
-  if (!access.proof && requester !== undefined) {
+  if (!access.proof && requester !== undefined && access.onlyTheUser === true) {
+    if (requester.userId !== userId) return err(await refusalOfUser(ports, requester, "user.write", org.id, notTheUser()));
+  } else if (!access.proof && requester !== undefined) {
     const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id);
     if (allowed.isErr()) return err(allowed.error);
     if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id));

@@ -9,6 +9,7 @@ export const errorIds = {
   invalidRequest: "USER-1nv4",
   unauthenticated: "USER-4uth",
   permissionDenied: "USER-p3rm",
+  notTheUser: "USER-s3lf",
   organizationNotFound: "USER-0rg5",
   userNotFound: "USER-u5r5",
   identityProviderNotFound: "USER-1dp9",
@@ -50,6 +51,8 @@ export const invalidRequest = (violations: readonly FieldViolation[], maxListed?
   invalidArgument(errorIds.invalidRequest, violations, maxListed);
 export const unauthenticated = (): ErrorBody => errorBody(16, errorIds.unauthenticated, "the request is not authenticated");
 export const permissionDenied = (): ErrorBody => errorBody(7, errorIds.permissionDenied, "no permission to write users in this organization");
+export const notTheUser = (): ErrorBody =>
+  errorBody(7, errorIds.notTheUser, "only the user itself may do this without a code; an administrator sends a link instead");
 export const organizationNotFound = (): ErrorBody => errorBody(5, errorIds.organizationNotFound, "the organization does not exist");
 /** Also the answer for a user the requester may not see: nobody learns which users exist. */
 export const userNotFound = (): ErrorBody => errorBody(5, errorIds.userNotFound, "the user does not exist");
