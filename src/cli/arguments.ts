@@ -57,11 +57,18 @@ function inputFormat(given: string | undefined, file: string): InputFormat | Ref
 export function parseArguments(argv: readonly string[]): ParsedArguments {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
+  // The last of two values would win without a word (a second --database-url picks the database).
+  const given = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || options[token.name as keyof typeof options].type !== "string") continue;
+    if (given.has(token.name)) return { kind: "error", message: `--${token.name} is given twice` };
+    given.add(token.name);
+  }
   if (values.help === true) return { kind: "help" };
   if (values.version === true) return { kind: "version" };
   const [verb, file, ...extra] = positionals;

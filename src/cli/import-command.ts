@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { systemClock } from "../adapters/clocks.js";
 import type { BulkImportOptions, BulkImportOutcome, StopSignal } from "../core/bulk/import-human-users.js";
 import { importHumanUsers } from "../operations/index.js";
@@ -157,6 +157,9 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
  */
 async function checkBeforeStart(command: ImportCommand): Promise<number> {
   const file = await stat(command.file);
+  // Found here, not at the first read, after the migration and the organization were made.
+  if (file.isDirectory()) throw new InputError(`${command.file} is a folder, not a file to import`);
+  if (file.isFile()) await (await open(command.file, "r")).close();
   // A pipe would block, then lose its start to the header check.
   if (command.format === "csv" && !file.isFile()) {
     throw new InputError("a CSV file is read twice (its header first, before the database is opened), so it must be a regular file, not a pipe or a device: save it to a file first");

@@ -69,13 +69,19 @@ function lineText(bytes: Buffer, number: number): string {
   return number === 1 && text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
 }
 
-/** The file's lines, read as they are asked for (the stream pauses in between), LF or CRLF, UTF-8. */
+/**
+ * The file's lines, read as they are asked for (the stream pauses in between), UTF-8. A line ends
+ * at LF, CRLF or a lone CR (the line break of old Mac exports), also when a CRLF is split between
+ * two reads.
+ */
 export async function* readLines(path: string): AsyncGenerator<Line, void, undefined> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let outline: Outline | undefined;
   let number = 0;
   let offset = 0;
+  // The last read ended with a CR: its line ends there, or after an LF the next read starts with.
+  let carriageReturnLast = false;
   const finish = (end: number): Line => {
     number += 1;
     let line: Line;
@@ -106,13 +112,32 @@ export async function* readLines(path: string): AsyncGenerator<Line, void, undef
   for await (const chunk of createReadStream(path)) {
     const bytes = chunk as Buffer;
     let start = 0;
-    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, start)) {
-      keep(bytes.subarray(start, at));
-      start = at + 1;
+    if (carriageReturnLast) {
+      carriageReturnLast = false;
+      if (bytes[0] === NEWLINE) start = 1;
       yield finish(offset + start);
     }
-    keep(bytes.subarray(start));
+    // Where the next LF and the next CR are, each searched for again only once passed.
+    let newline = bytes.indexOf(NEWLINE, start);
+    let carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
+    for (;;) {
+      const at = newline < 0 ? carriageReturn : carriageReturn < 0 ? newline : Math.min(newline, carriageReturn);
+      if (at < 0) break;
+      keep(bytes.subarray(start, at));
+      start = at + 1;
+      if (at === carriageReturn) {
+        if (start === bytes.length) {
+          carriageReturnLast = true;
+          break;
+        }
+        if (bytes[start] === NEWLINE) start += 1;
+      }
+      yield finish(offset + start);
+      if (newline >= 0 && newline < start) newline = bytes.indexOf(NEWLINE, start);
+      if (carriageReturn >= 0 && carriageReturn < start) carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
+    }
+    if (!carriageReturnLast) keep(bytes.subarray(start));
     offset += bytes.length;
   }
-  if (pendingBytes > 0 || outline !== undefined) yield finish(offset);
+  if (carriageReturnLast || pendingBytes > 0 || outline !== undefined) yield finish(offset);
 }

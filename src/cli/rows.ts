@@ -1,6 +1,9 @@
 import { csvRecords, type CsvRecord } from "./csv.js";
 import { readHeader, requestFromCells, type CsvColumn, type HeaderCell } from "./csv-mapping.js";
 import { NOT_UTF8, readLines, type Line } from "./lines.js";
+import { unknownImportFields } from "./unknown-fields.js";
+
+const BYTE_ORDER_MARK = "\uFEFF";
 
 export type InputFormat = "jsonl" | "csv";
 
@@ -25,11 +28,21 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
       yield { line: line.number, end: line.end, problem: `the line is ${NOT_UTF8}` };
       continue;
     }
+    let request: unknown;
     try {
-      yield { line: line.number, end: line.end, request: JSON.parse(line.text) as unknown };
+      // A byte order mark on any line: files joined with `cat` keep each one's.
+      request = JSON.parse(line.text.startsWith(BYTE_ORDER_MARK) ? line.text.slice(1) : line.text);
     } catch {
       // The parser's message may quote the line, and the line may hold a password: never echoed.
       yield { line: line.number, end: line.end, problem: "the line is not valid JSON" };
+      continue;
+    }
+    const unknown = unknownImportFields(request);
+    const [first] = unknown;
+    if (first === undefined) yield { line: line.number, end: line.end, request };
+    else {
+      const listed = unknown.map(({ path, meant, why }) => (why !== undefined ? `${path} (${why})` : meant === undefined ? path : `${path} (did you mean ${meant}?)`)).join(", ");
+      yield { line: line.number, end: line.end, code: 3, field: first.path, problem: `fields the import does not read, which would be dropped: ${listed}` };
     }
   }
 }

@@ -2,6 +2,7 @@
 // resolved (every operation answers its verdict), and exported for a host to call at start-up.
 // A setting the library cannot honour is named here, instead of hanging, failing later or being
 // quietly replaced by a default.
+import { closestName } from "../shared/closest-name.js";
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import type { CodeSpec, DeliverySettings, HumanUsersConfig, PasskeySettings, RequestLimits } from "../ports/config.js";
@@ -60,36 +61,6 @@ const HASH_BOUND_NAMES = {
   scryptMaxMemoryBytes: true, scryptMaxWork: true, pbkdf2MaxIterations: true, minDerivedKeyBytes: true, maxDerivedKeyBytes: true,
   shaCryptMaxRounds: true, phpassMinLog2: true, phpassMaxLog2: true, maxPasswordBytes: true, maxEstimatedCostMs: true,
 } as const satisfies Record<keyof NonNullable<Ports["hashBounds"]>, true>;
-
-/** Edits (insertions, deletions, substitutions) from `a` to `b`, ignoring case. */
-function editDistance(a: string, b: string): number {
-  const left = a.toLowerCase();
-  const right = b.toLowerCase();
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column++) {
-      const substitution = (previous[column - 1] ?? 0) + (left[row - 1] === right[column - 1] ? 0 : 1);
-      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[right.length] ?? 0;
-}
-
-/** The known name `name` most likely misspells (snake_case, other case, a few letters off), if any. */
-function closestName(name: string, known: readonly string[]): string | undefined {
-  const camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
-  for (const candidate of known) {
-    // A name cut short (`timeout` for `timeoutSeconds`) is as likely as one a letter off.
-    const cutShort = camel.length >= 4 && candidate.toLowerCase().startsWith(camel.toLowerCase());
-    const distance = cutShort ? 1 : Math.min(editDistance(name, candidate), editDistance(camel, candidate));
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
-}
 
 /**
  * A member no setting has is a misspelling the library would otherwise ignore (a default link

@@ -191,6 +191,11 @@ describe(`human-users import on ${where}`, () => {
         const io = captured();
         expect({ result: await runImport(command(fileWith(name, text), database.target), io), out: io.out, err: io.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${message}\n`] });
       }
+      // A folder given as JSON Lines was found only after the migration and the organization were made.
+      const folder = join(scratch.path, "folder.jsonl");
+      mkdirSync(folder, { recursive: true });
+      const io = captured();
+      expect({ result: await runImport(command(folder, database.target), io), out: io.out, err: io.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${folder} is a folder, not a file to import\n`] });
       expect(await database.tables()).toEqual([]);
     } finally {
       await database.drop();

@@ -104,6 +104,10 @@ describe("arguments", () => {
     ];
     for (const [argv, message] of refusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
     expect(parseArguments(["import", "f", "--colour"])).toMatchObject({ kind: "error" });
+    // The last of two would win without a word: a second --database-url picks the target database.
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--org", "b"])).toEqual({ kind: "error", message: "--org is given twice" });
+    expect(parseArguments(["import", "f", "--database-url", "u", "--org", "a", "--database-url=v"])).toEqual({ kind: "error", message: "--database-url is given twice" });
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--quiet", "--quiet"])).toMatchObject({ kind: "import" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });
 });
@@ -122,6 +126,20 @@ describe("CSV", () => {
     ]);
   });
 
+  it("reads lone CR line breaks (old Mac exports) as line breaks, and CRLF split between two reads as one", async () => {
+    expect(await records('a,b\r"x\ry",1\rz,2')).toEqual([
+      { cells: ["a", "b"], line: 1, end: 4 },
+      { cells: ["x\ny", "1"], line: 2, end: 12 },
+      { cells: ["z", "2"], line: 4, end: 15 },
+    ]);
+    // A read is 64 KiB: the CR is its last byte, and its LF starts the next read. The line ends after both.
+    const first = `a,${"x".repeat(65536 - 3)}`;
+    expect((await all(readLines(fileWith("split.csv", `${first}\r\nb,1\n`)))).map(({ text, number, end }) => ({ length: text.length, number, end }))).toEqual([
+      { length: first.length, number: 1, end: 65537 },
+      { length: 3, number: 2, end: 65541 },
+    ]);
+  });
+
   it("reports a broken record and goes on with the next one", async () => {
     expect(await records('a,"b"c,d\n"open\nstill open",x\nok,1\n"never closed\n')).toEqual([
       { cells: [], line: 1, end: 9, problem: "text after a closing quote in cell 2" },
@@ -135,6 +153,29 @@ describe("CSV", () => {
     expect(await records('a,1\nb,"open\nc,3\nd,4\n')).toEqual([
       { cells: ["a", "1"], line: 1, end: 4 },
       { cells: [], line: 2, end: 20, problem: "a quoted cell is not closed before the end of the file: lines 2 to 4 were read as this one record" },
+    ]);
+  });
+
+  it("fails a JSON line naming a field the import does not read, with the likely one, instead of dropping it", async () => {
+    const lines = [
+      '{"userName":"ann","hashedPasword":{"value":"x"},"email":{"email":"a@b.test","isEmailVerfied":true}}',
+      '{"user_name":"bob","hashed_password":{"value":"x"},"profile":{"first_name":"Bob","lastName":"Lee"},"idps":[{"configId":"i","externalUserId":"u","foo":1}]}',
+      '{"userName":"cid","zzz":1,"otpCode":"123456"}',
+      '{"userName":"dan","otpCode":""}',
+    ];
+    const prefix = "fields the import does not read, which would be dropped:";
+    expect(await all(readRows(fileWith("unknown.jsonl", `${lines.join("\n")}\n`), "jsonl"))).toEqual([
+      { line: 1, end: 100, code: 3, field: "hashedPasword", problem: `${prefix} hashedPasword (did you mean hashedPassword?), email.isEmailVerfied (did you mean email.isEmailVerified?)` },
+      { line: 2, end: 255, code: 3, field: "idps[0].foo", problem: `${prefix} idps[0].foo` },
+      { line: 3, end: 301, code: 3, field: "zzz", problem: `${prefix} zzz, otpCode (the import takes no OTP code: enrol OTP after it)` },
+      { line: 4, end: 333, request: { userName: "dan", otpCode: "" } },
+    ]);
+  });
+
+  it("skips a byte order mark at the start of any JSON line (files joined with cat)", async () => {
+    expect(await all(readRows(fileWith("joined.jsonl", '\uFEFF{"userName":"ann"}\n\uFEFF{"userName":"bob"}\n'), "jsonl"))).toEqual([
+      { line: 1, end: 22, request: { userName: "ann" } },
+      { line: 2, end: 44, request: { userName: "bob" } },
     ]);
   });
 

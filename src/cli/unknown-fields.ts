@@ -1,0 +1,58 @@
+import { importRequestFields } from "../core/schemas/import-human-user.js";
+import type { FieldTree } from "../core/wire/field-tree.js";
+import { closestName } from "../shared/closest-name.js";
+
+/** A member of an import line that the import does not read, and the one it likely misspells or why it is not read. */
+export interface UnknownField {
+  readonly path: string;
+  readonly meant: string | undefined;
+  readonly why?: string;
+}
+
+/** Members of ZITADEL's ImportHumanUserRequest that the import does not read: fine when empty, refused when they hold something. */
+const NOT_IMPORTED: Readonly<Record<string, string>> = { otpCode: "the import takes no OTP code: enrol OTP after it", otp_code: "the import takes no OTP code: enrol OTP after it" };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === null || prototype === Object.prototype;
+}
+
+function joined(path: string, name: string): string {
+  return path === "" ? name : `${path}.${name}`;
+}
+
+function collect(value: unknown, tree: FieldTree, path: string, found: UnknownField[]): void {
+  if (Array.isArray(value)) {
+    if (tree.items !== undefined) value.forEach((entry, index) => collect(entry, tree.items as FieldTree, `${path}[${index}]`, found));
+    return;
+  }
+  const members = tree.members;
+  if (members === undefined || !isPlainObject(value)) return;
+  for (const [name, member] of Object.entries(value)) {
+    const why = path === "" ? NOT_IMPORTED[name] : undefined;
+    if (why !== undefined) {
+      if (member !== "" && member !== null) found.push({ path: name, meant: undefined, why });
+      continue;
+    }
+    // snake_case is read too, as protobuf JSON parsers read it.
+    const known = members.get(name) ?? members.get(name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()));
+    if (known !== undefined) collect(member, known, joined(path, name), found);
+    else {
+      const meant = closestName(name, [...members.keys()]);
+      found.push({ path: joined(path, name), meant: meant === undefined ? undefined : joined(path, meant) });
+    }
+  }
+}
+
+/**
+ * The members of a parsed import line that the import does not read: a misspelled field would be
+ * dropped without a word (the user imported without its password, its email unverified), so the
+ * line fails instead, as a CSV header naming an unknown column stops the file. Type errors are
+ * left to the import's own rules.
+ */
+export function unknownImportFields(value: unknown): readonly UnknownField[] {
+  const found: UnknownField[] = [];
+  collect(value, importRequestFields, "", found);
+  return found;
+}
