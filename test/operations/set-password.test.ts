@@ -1,8 +1,9 @@
 // setPassword with each proof (current password, reset code) and without one, on the memory store
 // and on PostgreSQL; unlockUser.
+import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
-import { checkPassword, createHumanUser, getUser, passwordReset, setPassword, unlockUser, type Requester } from "../../src/index.js";
-import { annWithHash, cheapHash, countingHasher, details, event, imported, storeKinds } from "./support/first-login.js";
+import { checkPassword, createHumanUser, getUser, memoryStore, passwordReset, setPassword, unlockUser, type Organization, type Requester } from "../../src/index.js";
+import { annWithHash, cheapHash, countingHasher, details, event, imported, SEED, storeKinds } from "./support/first-login.js";
 import { storedCode } from "./support/import-fixtures.js";
 import { instanceAdmin, invalidBody, member, plainError } from "./support/ports.js";
 
@@ -189,6 +190,25 @@ describe("setPassword: the request", () => {
       ]),
     );
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("checks a new password against the organization's own policy only once the current password proved right, so an unknown user answers alike", async () => {
+    const strict: Organization = { id: "strict", domains: [{ domain: "strict.test", verified: true }], policy: { passwordComplexity: { minLength: 20 } } };
+    const storage = memoryStore({ organizations: [...SEED.organizations, strict] });
+    const { ports } = await memory.open({ storage });
+    const snapshot = () => storage.snapshot();
+    const userId = await imported(ports, annWithHash(cheapHash(OLD)), "strict");
+    // Good enough for the default policy, too short for the organization's.
+    const change = (target: string, current: string) => setPassword(ports, { userId: target, newPassword: { password: NEW }, currentPassword: current });
+    // Before: 3 naming the policy for the real user at once, a wrong password after a verification for nobody.
+    expect(await change(userId, "Not-It-1")).toEqual(err(WRONG));
+    expect(await change("nobody", "Not-It-1")).toEqual(err(WRONG));
+    expect(snapshot().events.map((stored) => stored.type).at(-1)).toBe("user.human.password.check.failed");
+    const before = snapshot();
+    expect(await change(userId, OLD)).toEqual(err(invalidBody([{ field: "newPassword.password", description: "must be at least 20 characters long" }])));
+    expect(snapshot()).toEqual(before);
+    expect((await change(userId, "Not-It-1")).isErr()).toBe(true);
+    expect((await setPassword(ports, { userId, newPassword: { password: "A-New-Password-Long-Enough-1" }, currentPassword: OLD })).isOk()).toBe(true);
   });
 
   it("refuses a new password longer than hashBounds.maxPasswordBytes, which no verification would take, here and at creation", async () => {

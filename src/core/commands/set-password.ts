@@ -1,18 +1,45 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
+import { codeExhausted, codeWrong, invalidRequest, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
 import type { SetPasswordResponse } from "../responses.js";
+import { passwordPolicyProblems } from "../rules/password-policy.js";
+import type { RulesContext } from "../schemas/rules-context.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
 import { member } from "../schemas/structure.js";
 import { checkCode } from "../secrets/code-check.js";
 import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
-import { wrongTry, type Command, type DecideInput, type Decision } from "./command.js";
+import { resolveRequestLimits } from "../validation/request-limits.js";
+import { violation } from "../validation/violations.js";
+import { wrongTry, type Command, type DecideInput, type Decision, type RequestObject } from "./command.js";
 import { changeResponse } from "./change-response.js";
 import { parseWithDefaultRules } from "./runner.js";
 
 type Refusal = Decision<SetPasswordResponse>;
+
+// The same rules under the default password policy, one per rules object (its schemas are built once).
+const underDefaultPolicy = new WeakMap<RulesContext, RulesContext>();
+
+/**
+ * A new password proven by the current one is checked against the default policy first, and
+ * against the organization's own only once the current password proved right: an unknown user's
+ * answer must not differ from a real one's by a rule only the real user's organization has.
+ */
+function parseRules(request: RequestObject, rules: RulesContext): RulesContext {
+  if (member(request, "currentPassword") == null || rules.passwordPolicy === undefined) return rules;
+  let defaults = underDefaultPolicy.get(rules);
+  if (defaults === undefined) underDefaultPolicy.set(rules, (defaults = { ...rules, passwordPolicy: undefined }));
+  return defaults;
+}
+
+/** The organization's own password rules the new password breaks, once the current password proved right. */
+function organizationPolicyRefusal(input: DecideInput<SetPasswordInput>): ErrorBody | undefined {
+  const problems = passwordPolicyProblems(input.parsed.password, input.organization.policy?.passwordComplexity);
+  if (problems.length === 0) return undefined;
+  const violations = problems.map((problem) => violation(["newPassword", "password"], problem));
+  return invalidRequest(violations, resolveRequestLimits(input.ports.config?.limits).maxFieldViolations);
+}
 
 /** Why the proof does not hold: a refusal to answer at once, or one recorded first (a wrong try); undefined when it holds. */
 async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState): Promise<Result<Refusal, ErrorBody> | undefined> {
@@ -29,7 +56,9 @@ async function refuseProof(input: DecideInput<SetPasswordInput>, user: UserState
     const verdict = checked.value;
     if (!verdict.valid) return ok(wrongTry(user.userId, failedCheckEvents(user, organization), verdict.answer));
     // As ZITADEL: a change proven by the current password must change it.
-    return parsed.password === proof.password ? err(passwordNotChanged()) : undefined;
+    if (parsed.password === proof.password) return err(passwordNotChanged());
+    const weak = organizationPolicyRefusal(input);
+    return weak === undefined ? undefined : err(weak);
   }
   switch (checkCode(user.passwordResetCode, proof.code, now, ports.keys)) {
     case "match":
@@ -57,12 +86,12 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   shape: setPasswordShape,
   access: (request) => ({ permission: "user.write", proof: hasPasswordProof(request) }),
   target: (request) => ({ userId: requestedUserId(request) }),
-  parse: parseSetPassword,
+  parse: (request, rules) => parseSetPassword(request, parseRules(request, rules)),
   /**
    * Proven by a current password, an unknown user is answered as a user would be: a new password
-   * the default policy refuses at once (3, as the field rules answer a user of an organization
-   * without a policy of its own), else a wrong password after as much work, as checkPassword
-   * answers it. A fast 5 beside a slow 3 told anyone which users exist.
+   * the default policy refuses at once (3, as the field rules answer every user, see parseRules),
+   * else a wrong password after as much work, as checkPassword answers it. A fast 5 beside a slow
+   * 3 told anyone which users exist.
    */
   async unknownUser(ports, request) {
     const current = member(request, "currentPassword");
