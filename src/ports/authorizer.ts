@@ -15,6 +15,11 @@ export type Permission = "user.write" | "user.read";
  * organization that does not exist.
  */
 export interface Authorizer {
-  /** Whether `requester` may do `permission` in organization `orgId` (`undefined`: instance-wide). */
-  hasPermission(requester: Requester, permission: Permission, orgId: string | undefined): boolean | Promise<boolean>;
+  /**
+   * Whether `requester` may do `permission` in organization `orgId` (`undefined`: instance-wide).
+   * `userId` is the existing user the request acts on (absent for a new user and for lists): a
+   * host that lets users read and change themselves, as ZITADEL does, answers `true` when it is
+   * `requester.userId`.
+   */
+  hasPermission(requester: Requester, permission: Permission, orgId: string | undefined, userId?: string): boolean | Promise<boolean>;
 }

@@ -15,8 +15,12 @@ export function askAuthorizer(
   requester: Requester,
   permission: Permission,
   orgId: string | undefined,
+  userId?: string,
 ): Result<boolean, ErrorBody> | Promise<Result<boolean, ErrorBody>> {
-  const answer = callPortNow("authorizer", logger, () => authorizer.hasPermission(requester, permission, orgId));
+  // Asked with three arguments when no user is named, as authorizers written before `userId` expect.
+  const answer = callPortNow("authorizer", logger, () =>
+    userId === undefined ? authorizer.hasPermission(requester, permission, orgId) : authorizer.hasPermission(requester, permission, orgId, userId),
+  );
   return answer instanceof Promise ? answer.then((settled) => checkedAnswer(settled, logger)) : checkedAnswer(answer, logger);
 }
 

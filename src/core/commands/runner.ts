@@ -116,9 +116,9 @@ interface ResolvedTarget {
  * may not read the organization's users either (a user outside its reach is not there for it),
  * else 7 (it may see the user, just not change it).
  */
-async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, refusal = permissionDenied()): Promise<ErrorBody> {
+async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, userId: string, refusal = permissionDenied()): Promise<ErrorBody> {
   if (permission === "user.read") return userNotFound();
-  const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId);
+  const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
   if (mayRead.isErr()) return mayRead.error;
   return mayRead.value ? refusal : userNotFound();
 }
@@ -159,11 +159,11 @@ async function resolveTarget<TParsed, TResponse>(
   const org = organization.value;
   if (org === undefined) return err(userNotFound());
   if (!access.proof && requester !== undefined && access.onlyTheUser === true) {
-    if (requester.userId !== userId) return err(await refusalOfUser(ports, requester, "user.write", org.id, notTheUser()));
+    if (requester.userId !== userId) return err(await refusalOfUser(ports, requester, "user.write", org.id, userId, notTheUser()));
   } else if (!access.proof && requester !== undefined) {
-    const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id);
+    const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id, userId);
     if (allowed.isErr()) return err(allowed.error);
-    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id));
+    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id, userId));
   }
   return ok({ organization: org, user, requester, targetUserId: userId });
 }

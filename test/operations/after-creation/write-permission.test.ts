@@ -34,4 +34,23 @@ describe.each(memory)("changing an existing user without the permission to write
     expect(await changes[name](harness, userId, nothing)).toEqual(unknownUser);
     expect(await getUser(harness.ports, { userId }, { requester: member })).toEqual(before);
   });
+
+  it("tells the authorizer which user a request acts on, so that a host can let users act on themselves, as ZITADEL does", async () => {
+    const userId = await createAnn(harness);
+    const asked: unknown[] = [];
+    // Administrators of nothing; each user may read and change itself.
+    const selfOnly: Authorizer = {
+      hasPermission: (requester, permission, orgId, targetUserId) => (asked.push([permission, orgId, targetUserId]), targetUserId !== undefined && targetUserId === requester.userId),
+    };
+    const ports = { ...harness.ports, authorizer: selfOnly };
+    const self = { requester: { userId, orgId: "acme" } };
+    expect((await getUser(ports, { userId }, self)).isOk()).toBe(true);
+    expect((await resendEmailCode(ports, { userId, returnCode: {} }, self)).isOk()).toBe(true);
+    expect(asked).toEqual([
+      ["user.read", "acme", userId],
+      ["user.write", "acme", userId],
+    ]);
+    expect(await getUser(ports, { userId }, { requester: member })).toEqual(unknownUser);
+    expect(await resendEmailCode(ports, { userId, returnCode: {} }, { requester: member })).toEqual(unknownUser);
+  });
 });
