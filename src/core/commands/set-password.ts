@@ -3,6 +3,7 @@ import type { ErrorBody } from "../../shared/error-body.js";
 import { codeExhausted, codeWrong, invalidRequest, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
 import type { SetPasswordResponse } from "../responses.js";
 import { passwordPolicyProblems } from "../rules/password-policy.js";
+import type { PasswordComplexityPolicy } from "../../ports/directory.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
@@ -18,19 +19,23 @@ import { parseWithDefaultRules } from "./runner.js";
 
 type Refusal = Decision<SetPasswordResponse>;
 
-// The same rules under the default password policy, one per rules object (its schemas are built once).
-const underDefaultPolicy = new WeakMap<RulesContext, RulesContext>();
+// The same rules with no complexity rule, one per rules object (its schemas are built once).
+const withoutComplexity = new WeakMap<RulesContext, RulesContext>();
+
+/** A policy every password of at least one character meets: what is left is what no password may be (empty, too long). */
+const NO_COMPLEXITY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, hasLowercase: false, hasUppercase: false, hasNumber: false, hasSymbol: false });
 
 /**
- * A new password proven by the current one is checked against the default policy first, and
- * against the organization's own only once the current password proved right: an unknown user's
- * answer must not differ from a real one's by a rule only the real user's organization has.
+ * A new password proven by the current one is checked against the organization's policy only once
+ * the current password proved right (see organizationPolicyRefusal): an unknown user has no
+ * organization, so any policy judged first would tell real users from unknown ones, by the
+ * answer or by the work done.
  */
 function parseRules(request: RequestObject, rules: RulesContext): RulesContext {
-  if (member(request, "currentPassword") == null || rules.passwordPolicy === undefined) return rules;
-  let defaults = underDefaultPolicy.get(rules);
-  if (defaults === undefined) underDefaultPolicy.set(rules, (defaults = { ...rules, passwordPolicy: undefined }));
-  return defaults;
+  if (member(request, "currentPassword") == null) return rules;
+  let lenient = withoutComplexity.get(rules);
+  if (lenient === undefined) withoutComplexity.set(rules, (lenient = { ...rules, passwordPolicy: NO_COMPLEXITY }));
+  return lenient;
 }
 
 /** The organization's own password rules the new password breaks, once the current password proved right. */
@@ -88,10 +93,10 @@ export const setPasswordCommand: Command<SetPasswordInput, SetPasswordResponse> 
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: (request, rules) => parseSetPassword(request, parseRules(request, rules)),
   /**
-   * Proven by a current password, an unknown user is answered as a user would be: a new password
-   * the default policy refuses at once (3, as the field rules answer every user, see parseRules),
-   * else a wrong password after as much work, as checkPassword answers it. A fast 5 beside a slow
-   * 3 told anyone which users exist.
+   * Proven by a current password, an unknown user is answered as a user would be: what no new
+   * password may be (empty, too long) at once, as the field rules answer every user (see
+   * parseRules), else a wrong password after as much work, as checkPassword answers it. A fast 5
+   * beside a slow 3 told anyone which users exist.
    */
   async unknownUser(ports, request) {
     const current = member(request, "currentPassword");
