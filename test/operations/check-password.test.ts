@@ -171,16 +171,16 @@ describe("checkPassword: who may call and what is checked first", () => {
     expect(hasher.hashes()).toBe(1);
   });
 
-  it("answers 13 when the hash unknown users are checked against cannot be made, and makes it again on the next call", async () => {
+  it("answers a wrong password, as for a known user, when the hash unknown users are checked against cannot be made, and makes it again on the next call", async () => {
     const errors: unknown[] = [];
     const logger = { warn: () => undefined, error: (fields: Readonly<Record<string, unknown>>, message: string) => errors.push([message, String(fields["err"])]) };
     const counting = countingHasher();
     let failures = 1;
     const hasher = { ...counting, hash: (password: string) => (failures-- > 0 ? Promise.reject(new Error("hasher down")) : counting.hash(password)) };
     const { ports } = await memory.open({ passwordHasher: hasher, logger });
-    const internal = plainError(13, "USER-1nt3", "internal error");
-    // Before the fix: 3 at once, and every later unknown name answered 3 at once, with no work: the time told who exists.
-    expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(err(internal));
+    // A known user's wrong password never calls hash(): 3, not 13, or the code would tell who exists.
+    // Before the fix, every later unknown name was answered at once, with no work: the time told it.
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(err(WRONG));
     expect(errors).toEqual([["human-users: password hasher failed", "Error: hasher down"]]);
     const before = counting.verifications();
     expect(await checkPassword(ports, { loginName: "nobody", password: "Wrong-Password-1" })).toEqual(err(WRONG));

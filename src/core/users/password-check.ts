@@ -67,11 +67,12 @@ function dummyHash(ports: ResolvedPorts): Promise<Result<string, ErrorBody>> {
  * what a check for a user that does not exist (or has no password) costs, so that the time of the
  * answer does not tell it apart. Answers what a wrong password answers, or the refusal of a
  * password no hash could match (too long), which a real check would answer too; or, when the
- * hasher fails, the port failure (13) a real check would answer.
+ * verification fails, the port failure (13) a real check would answer. When the hash cannot be
+ * made (logged), a wrong password: a real check makes no hash, so a 13 would tell who exists.
  */
 export async function dummyVerification(ports: ResolvedPorts, password: string): Promise<ErrorBody> {
   const hash = await dummyHash(ports);
-  if (hash.isErr()) return hash.error;
+  if (hash.isErr()) return wrongPassword();
   const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(hash.value, password));
   if (checked.isErr()) return checked.error;
   return checked.value.isOk() ? wrongPassword() : checked.value.error;
