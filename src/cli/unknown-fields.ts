@@ -22,6 +22,18 @@ function joined(path: string, name: string): string {
   return path === "" ? name : `${path}.${name}`;
 }
 
+/** Each tree's members by their snake_case spelling (`given_name`), which the import reads too. */
+const snakeNames = new WeakMap<ReadonlyMap<string, FieldTree>, ReadonlyMap<string, FieldTree>>();
+
+function bySnakeName(members: ReadonlyMap<string, FieldTree>): ReadonlyMap<string, FieldTree> {
+  let named = snakeNames.get(members);
+  if (named === undefined) {
+    named = new Map([...members].map(([name, tree]) => [name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), tree]));
+    snakeNames.set(members, named);
+  }
+  return named;
+}
+
 function collect(value: unknown, tree: FieldTree, path: string, found: UnknownField[]): void {
   if (Array.isArray(value)) {
     if (tree.items !== undefined) value.forEach((entry, index) => collect(entry, tree.items as FieldTree, `${path}[${index}]`, found));
@@ -35,8 +47,8 @@ function collect(value: unknown, tree: FieldTree, path: string, found: UnknownFi
       if (member !== "" && member !== null) found.push({ path: name, meant: undefined, why });
       continue;
     }
-    // snake_case is read too, as protobuf JSON parsers read it.
-    const known = members.get(name) ?? members.get(name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()));
+    // The exact lowerCamelCase or snake_case spelling, as the import reads them (see camelCaseKeys).
+    const known = members.get(name) ?? bySnakeName(members).get(name);
     if (known !== undefined) collect(member, known, joined(path, name), found);
     else {
       const meant = closestName(name, [...members.keys()]);

@@ -162,6 +162,7 @@ describe("CSV", () => {
       '{"user_name":"bob","hashed_password":{"value":"x"},"profile":{"first_name":"Bob","lastName":"Lee"},"idps":[{"configId":"i","externalUserId":"u","foo":1}]}',
       '{"userName":"cid","zzz":1,"otpCode":"123456"}',
       '{"userName":"dan","otpCode":""}',
+      '{"userName":"eve","email":{"email":"e@b.test","is_emailVerified":true},"password_changeRequired":true}',
     ];
     const prefix = "fields the import does not read, which would be dropped:";
     expect(await all(readRows(fileWith("unknown.jsonl", `${lines.join("\n")}\n`), "jsonl"))).toEqual([
@@ -169,6 +170,8 @@ describe("CSV", () => {
       { line: 2, end: 255, code: 3, field: "idps[0].foo", problem: `${prefix} idps[0].foo` },
       { line: 3, end: 301, code: 3, field: "zzz", problem: `${prefix} zzz, otpCode (the import takes no OTP code: enrol OTP after it)` },
       { line: 4, end: 333, request: { userName: "dan", otpCode: "" } },
+      // Half snake_case, half camelCase: neither spelling the import reads.
+      { line: 5, end: 436, code: 3, field: "email.is_emailVerified", problem: `${prefix} email.is_emailVerified (did you mean email.isEmailVerified?), password_changeRequired (did you mean passwordChangeRequired?)` },
     ]);
   });
 
