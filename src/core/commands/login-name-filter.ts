@@ -39,9 +39,10 @@ export async function loginNameFilter(ports: ResolvedPorts, given: string, metho
     const found = await callPort("directory lookup of a domain", logger, () => directory.findOrganizationByDomain(domain));
     if (found.isErr()) return err(found.error);
     const byDomain = found.value;
-    const entry = byDomain?.domains.find((candidate) => candidate.verified && candidate.domain.toLowerCase() === domain.toLowerCase());
-    // Ignoring case or not, the domain must be one the organization verified, as written there.
-    const domainMatches = entry !== undefined && (ignoreCase || entry.domain === domain);
+    // Ignoring case, the domain is the one the directory found, as it compares domains (stores
+    // lower some letters their own way: a comparison here would refuse what signing in with the
+    // same login name finds); else a domain the organization verified, exactly as written there.
+    const domainMatches = byDomain !== undefined && (ignoreCase || byDomain.domains.some((candidate) => candidate.verified && candidate.domain === domain));
     if (byDomain?.policy?.userLoginMustBeDomain === true && domainMatches) organization = byDomain;
   }
 
