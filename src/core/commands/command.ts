@@ -26,11 +26,14 @@ export interface Access {
   readonly permission: Permission;
   readonly proof: boolean;
   /**
-   * Without the proof, only the target user itself may call (no permission lets another), as
+   * How the target user's own call is treated (default: the authorizer decides, told the user's
+   * id). `only`: without the proof, only the user itself may call, no permission lets another (as
    * ZITADEL's RegisterPasskey without a code: whoever begins the registration chooses the
-   * authenticator that will sign in as the user.
+   * authenticator that will sign in as the user). `administrators`: the authorizer is not told the
+   * user's id, so a host's rule letting users act on themselves does not apply (as ZITADEL's
+   * UnlockUser: a locked user must not unlock itself).
    */
-  readonly onlyTheUser?: boolean;
+  readonly self?: "only" | "administrators";
 }
 
 /** Everything a decision may look at. */

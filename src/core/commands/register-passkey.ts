@@ -51,7 +51,7 @@ export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPassk
   name: "registerPasskey",
   fields: registerPasskeyFields,
   shape: registerPasskeyShape,
-  access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request), onlyTheUser: true }),
+  access: (request) => ({ permission: "user.write", proof: hasRegistrationCode(request), self: "only" }),
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseRegisterPasskey,
   async decide({ ports, parsed, user, now }) {

@@ -116,7 +116,7 @@ interface ResolvedTarget {
  * may not read the organization's users either (a user outside its reach is not there for it),
  * else 7 (it may see the user, just not change it).
  */
-async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, userId: string, refusal = permissionDenied()): Promise<ErrorBody> {
+async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, userId: string | undefined, refusal = permissionDenied()): Promise<ErrorBody> {
   if (permission === "user.read") return userNotFound();
   const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
   if (mayRead.isErr()) return mayRead.error;
@@ -158,12 +158,13 @@ async function resolveTarget<TParsed, TResponse>(
   if (organization.isErr()) return err(organization.error);
   const org = organization.value;
   if (org === undefined) return err(userNotFound());
-  if (!access.proof && requester !== undefined && access.onlyTheUser === true) {
+  if (!access.proof && requester !== undefined && access.self === "only") {
     if (requester.userId !== userId) return err(await refusalOfUser(ports, requester, "user.write", org.id, userId, notTheUser()));
   } else if (!access.proof && requester !== undefined) {
-    const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id, userId);
+    const named = access.self === "administrators" ? undefined : userId;
+    const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id, named);
     if (allowed.isErr()) return err(allowed.error);
-    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id, userId));
+    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id, named));
   }
   return ok({ organization: org, user, requester, targetUserId: userId });
 }

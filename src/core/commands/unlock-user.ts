@@ -11,7 +11,7 @@ export const unlockUserCommand: Command<Record<string, never>, UnlockUserRespons
   name: "unlockUser",
   fields: unlockUserFields,
   shape: unlockUserShape,
-  access: () => ({ permission: "user.write", proof: false }),
+  access: () => ({ permission: "user.write", proof: false, self: "administrators" }),
   target: (request) => ({ userId: requestedUserId(request) }),
   parse: parseUnlockUser,
   decide({ user }) {
