@@ -62,6 +62,8 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
   const { values, positionals, tokens } = parsed;
+  if (values.help === true) return { kind: "help" };
+  if (values.version === true) return { kind: "version" };
   // The last of two values would win without a word (a second --database-url picks the database).
   const given = new Set<string>();
   for (const token of tokens) {
@@ -69,8 +71,6 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     if (given.has(token.name)) return { kind: "error", message: `--${token.name} is given twice` };
     given.add(token.name);
   }
-  if (values.help === true) return { kind: "help" };
-  if (values.version === true) return { kind: "version" };
   const [verb, file, ...extra] = positionals;
   if (verb !== "import") return { kind: "error", message: verb === undefined ? "a command is required: import" : `unknown command ${JSON.stringify(verb)}` };
   if (file === undefined) return { kind: "error", message: "the file to import is required" };

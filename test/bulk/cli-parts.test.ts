@@ -108,6 +108,7 @@ describe("arguments", () => {
     expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--org", "b"])).toEqual({ kind: "error", message: "--org is given twice" });
     expect(parseArguments(["import", "f", "--database-url", "u", "--org", "a", "--database-url=v"])).toEqual({ kind: "error", message: "--database-url is given twice" });
     expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--quiet", "--quiet"])).toMatchObject({ kind: "import" });
+    expect(parseArguments(["import", "f", "--org", "a", "--org", "b", "--help"])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });
 });
