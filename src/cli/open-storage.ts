@@ -1,5 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { lockPgliteFolder, PGLITE_LOCK_FILE, PgliteFolderInUseError, type PgliteFolderLock } from "../adapters/pglite/folder-lock.js";
 import type { SqlStore } from "../adapters/postgres/sql-store.js";
 
 export type StoreTarget = { readonly databaseUrl: string } | { readonly dataDir: string };
@@ -49,64 +50,40 @@ async function openPostgres(databaseUrl: string): Promise<OpenedStore> {
   return { store: postgresStore({ pool }), description: describeUrl(databaseUrl), close: () => pool.end() };
 }
 
-/** The file that says which process has a PGlite folder open for writing. */
-export const PGLITE_LOCK_FILE = "human-users.lock";
+export { PGLITE_LOCK_FILE };
 
-function processAlive(pid: number): boolean {
+/** The PGlite folder for this process (see lockPgliteFolder), or a SetupError saying why not. */
+async function takePgliteFolder(dataDir: string): Promise<PgliteFolderLock> {
   try {
-    process.kill(pid, 0);
-    return true;
+    return await lockPgliteFolder(dataDir);
   } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if (error instanceof PgliteFolderInUseError) throw new SetupError(error.message);
+    throw new SetupError(`cannot lock the PGlite folder ${dataDir}: ${describeCause(error)}`);
   }
 }
 
-/**
- * Takes the PGlite folder for this process, or refuses: PGlite is one process at a time, and two
- * imports writing one folder at once corrupted it (users twice, claims lost). A lock left by a
- * process that is gone (killed) is taken over. Returns what gives the folder up again.
- */
-function lockPgliteFolder(dataDir: string): () => void {
-  const path = join(dataDir, PGLITE_LOCK_FILE);
-  try {
-    mkdirSync(dataDir, { recursive: true });
-  } catch (cause) {
-    throw new SetupError(`cannot make the PGlite folder ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-  for (let attempt = 0; attempt < 2; attempt++) {
+/** A cause for a message: PGlite rejects with objects that are not Errors (they showed as "[object Object]"). */
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === "object" && cause !== null) {
+    const message: unknown = (cause as { message?: unknown }).message;
+    if (typeof message === "string") return message;
     try {
-      const file = openSync(path, "wx");
-      writeSync(file, String(process.pid));
-      closeSync(file);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new SetupError(`cannot lock the PGlite folder ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      let holder = Number.NaN;
-      try {
-        holder = Number(readFileSync(path, "utf8").trim());
-      } catch {
-        // Gone meanwhile: try again.
-      }
-      // Our own pid in the lock is a lock left by an earlier run that had it (a container's pid 1).
-      if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
-        throw new SetupError(`the PGlite database in ${dataDir} is in use by process ${holder}: PGlite takes one process at a time, so wait for it to end (or remove ${path} if no such process is yours)`);
-      }
-      rmSync(path, { force: true });
+      return JSON.stringify(cause);
+    } catch {
+      return String(cause);
     }
   }
-  throw new SetupError(`cannot lock the PGlite folder ${dataDir}: another process took it at the same moment`);
+  return String(cause);
 }
 
 /** Closes a PGlite database, then gives its folder up, even when the close fails. */
-function closeThenUnlock(db: { close(): Promise<void> }, unlock: () => void): () => Promise<void> {
+function closeThenUnlock(db: { close(): Promise<void> }, lock: PgliteFolderLock): () => Promise<void> {
   return async () => {
     try {
       await db.close();
     } finally {
-      unlock();
+      await lock.release();
     }
   };
 }
@@ -114,16 +91,16 @@ function closeThenUnlock(db: { close(): Promise<void> }, unlock: () => void): ()
 async function openPglite(dataDir: string): Promise<OpenedStore> {
   const { PGlite } = await loadDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { migratePglite, pgliteStore } = await import("../adapters/pglite/index.js");
-  const unlock = lockPgliteFolder(dataDir);
+  const lock = await takePgliteFolder(dataDir);
   const db = new PGlite(dataDir);
   try {
     await migratePglite(db);
   } catch (cause) {
     await db.close().catch(() => undefined);
-    unlock();
-    throw new SetupError(`cannot prepare the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    await lock.release();
+    throw new SetupError(`cannot prepare the PGlite database in ${dataDir}: ${describeCause(cause)}`);
   }
-  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close: closeThenUnlock(db, unlock) };
+  return { store: pgliteStore({ db }), description: `PGlite in ${dataDir}`, close: closeThenUnlock(db, lock) };
 }
 
 /** Opens the database and brings its schema up to date (migrations run first, every time). */
@@ -195,15 +172,15 @@ async function inspectPglite(dataDir: string): Promise<InspectedStore> {
   const { pgliteStore } = await import("../adapters/pglite/index.js");
   // Held as an import holds it: a dry run reading a folder an import writes, or an import let in
   // while a dry run reads, left the database unopenable or without users the import reported.
-  const unlock = lockPgliteFolder(dataDir);
+  const lock = await takePgliteFolder(dataDir);
   let db: InstanceType<typeof PGlite>;
   try {
     db = new PGlite(dataDir);
   } catch (cause) {
-    unlock();
-    throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    await lock.release();
+    throw new SetupError(`cannot read the PGlite database in ${dataDir}: ${describeCause(cause)}`);
   }
-  const close = closeThenUnlock(db, unlock);
+  const close = closeThenUnlock(db, lock);
   return inspectOpened((text) => db.query(text), description, () => ({ store: pgliteStore({ db }), description, close }), close, `cannot read the PGlite database in ${dataDir}`);
 }
 

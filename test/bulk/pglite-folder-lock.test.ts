@@ -1,10 +1,11 @@
 // PGlite is one process at a time: two imports writing one folder at once corrupted it (users
 // twice, claims lost). The import takes the folder with a lock file, refuses a folder another live
 // process holds, and takes over a lock whose process is gone. A dry run's look takes it too.
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { lockPgliteFolder } from "../../src/adapters/pglite/index.js";
 import { inspectStore, openStore, PGLITE_LOCK_FILE, SetupError } from "../../src/cli/open-storage.js";
 import { scratchFolder } from "./support.js";
 
@@ -26,10 +27,12 @@ describe("the import's PGlite folder", () => {
     } finally {
       await first.close();
     }
-    // Closing gives up the lock file whoever the file names.
-    expect(existsSync(lock)).toBe(false);
+    // Closing gives up only its own lock: this one now names another process.
+    expect(readFileSync(lock, "utf8")).toBe(String(process.ppid));
+    rmSync(lock);
     const again = await openStore({ dataDir });
     await again.close();
+    expect(existsSync(lock)).toBe(false);
   }, 60_000);
 
   it("is taken by a dry run's look as well: refused while an import has it, and held from the import while the dry run reads", async () => {
@@ -46,11 +49,14 @@ describe("the import's PGlite folder", () => {
     const look = await inspectStore({ dataDir });
     if (!("opened" in look)) throw new Error("the folder's tables were not found");
     try {
-      expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+      const mine = readFileSync(lock, "utf8");
+      expect(mine.split("\n")[0]).toBe(String(process.pid));
       // Another process's import meanwhile (the parent's pid stands for it) is refused.
       writeFileSync(lock, String(process.ppid));
       expect(await openStore({ dataDir }).then(() => "opened", (error: unknown) => (error instanceof SetupError ? "refused" : String(error)))).toBe("refused");
-      writeFileSync(lock, String(process.pid));
+      // And while this process holds it, a second opener in this process is refused too.
+      writeFileSync(lock, mine);
+      expect(await openStore({ dataDir }).then(() => "opened", (error: unknown) => (error instanceof SetupError ? "refused" : String(error)))).toBe("refused");
     } finally {
       await look.opened.close();
     }
@@ -64,7 +70,48 @@ describe("the import's PGlite folder", () => {
     await (await openStore({ dataDir })).close();
     writeFileSync(join(dataDir, PGLITE_LOCK_FILE), String(deadPid));
     const opened = await openStore({ dataDir });
-    expect(readFileSync(join(dataDir, PGLITE_LOCK_FILE), "utf8")).toBe(String(process.pid));
+    expect(readFileSync(join(dataDir, PGLITE_LOCK_FILE), "utf8").split("\n")[0]).toBe(String(process.pid));
     await opened.close();
   }, 60_000);
+
+  it("lets exactly one of two processes in when both take a fresh folder at the same moment", async () => {
+    const rounds = 30;
+    const start = Date.now() + 1500;
+    const lockModule = new URL("../../src/adapters/pglite/folder-lock.ts", import.meta.url).href;
+    // Each child takes folder r at start + r * 100 ms, and holds what it won for 50 ms.
+    const child = `
+      const { lockPgliteFolder } = await import(${JSON.stringify(lockModule)});
+      const results = [];
+      for (let round = 0; round < ${rounds}; round++) {
+        while (Date.now() < ${start} + round * 100) {}
+        try {
+          const lock = await lockPgliteFolder(${JSON.stringify(scratch.path)} + "/race-" + round);
+          results.push("won");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await lock.release();
+        } catch (error) {
+          results.push(error.name === "PgliteFolderInUseError" ? "refused" : String(error));
+        }
+      }
+      process.stdout.write(JSON.stringify(results));
+    `;
+    const run = () =>
+      new Promise<string[]>((resolve, reject) => {
+        const spawned = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", child], { stdio: ["ignore", "pipe", "inherit"] });
+        let out = "";
+        spawned.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        spawned.on("close", () => (out === "" ? reject(new Error("no result")) : resolve(JSON.parse(out) as string[])));
+      });
+    const [first, second] = await Promise.all([run(), run()]);
+    const winners = Array.from({ length: rounds }, (_, round) => [first?.[round], second?.[round]].filter((result) => result === "won").length);
+    expect(winners).toEqual(Array.from({ length: rounds }, () => 1));
+  }, 60_000);
+
+  it("gives up only its own lock: a lock another process took over meanwhile stays", async () => {
+    const dataDir = join(scratch.path, "own");
+    const lock = await lockPgliteFolder(dataDir);
+    writeFileSync(lock.path, `${process.ppid}\nanother\n`);
+    await lock.release();
+    expect(readFileSync(lock.path, "utf8")).toBe(`${process.ppid}\nanother\n`);
+  });
 });
