@@ -92,11 +92,12 @@ async function openPglite(dataDir: string): Promise<OpenedStore> {
   const { PGlite } = await loadDriver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { migratePglite, pgliteStore } = await import("../adapters/pglite/index.js");
   const lock = await takePgliteFolder(dataDir);
-  const db = new PGlite(dataDir);
+  let db: InstanceType<typeof PGlite> | undefined;
   try {
+    db = new PGlite(dataDir);
     await migratePglite(db);
   } catch (cause) {
-    await db.close().catch(() => undefined);
+    await db?.close().catch(() => undefined);
     await lock.release();
     throw new SetupError(`cannot prepare the PGlite database in ${dataDir}: ${describeCause(cause)}`);
   }

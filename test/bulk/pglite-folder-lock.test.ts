@@ -2,7 +2,7 @@
 // twice, claims lost). The import takes the folder with a lock file, refuses a folder another live
 // process holds, and takes over a lock whose process is gone. A dry run's look takes it too.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockPgliteFolder } from "../../src/adapters/pglite/index.js";
@@ -74,8 +74,14 @@ describe("the import's PGlite folder", () => {
     await opened.close();
   }, 60_000);
 
-  it("lets exactly one of two processes in when both take a fresh folder at the same moment", async () => {
+  it("lets exactly one of two processes in when both take a folder at the same moment, fresh or with a stale lock", async () => {
     const rounds = 30;
+    // Every other folder holds the lock of a process that is gone: both find it stale at once.
+    const deadPid = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    for (let round = 0; round < rounds; round += 2) {
+      mkdirSync(join(scratch.path, `race-${round}`), { recursive: true });
+      writeFileSync(join(scratch.path, `race-${round}`, PGLITE_LOCK_FILE), `${deadPid}\nold\n`);
+    }
     const start = Date.now() + 1500;
     const lockModule = new URL("../../src/adapters/pglite/folder-lock.ts", import.meta.url).href;
     // Each child takes folder r at start + r * 100 ms, and holds what it won for 50 ms.

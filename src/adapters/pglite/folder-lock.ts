@@ -44,12 +44,52 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
 }
 
+type FileSystem = typeof import("node:fs");
+
+/** A file's text, or undefined when it is gone; any other failure (unreadable, a folder) is thrown. */
+function readIfThere(fs: FileSystem, path: string): string | undefined {
+  try {
+    return fs.readFileSync(path, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Whether a lock file's text names a process that still holds it. */
+function holdsLive(text: string): { readonly holder: number; readonly live: boolean } {
+  const holder = Number(text.split("\n", 1)[0]);
+  const live = Number.isSafeInteger(holder) && holder > 0 && (holder === process.pid ? held.has(text) : processAlive(holder));
+  return { holder, live };
+}
+
+/** Links `content`, written whole under a name of its own, in at `path`; false when `path` exists. */
+function linkWhole(fs: FileSystem, path: string, content: string, unique: string): boolean {
+  const draft = `${path}.${unique}`;
+  fs.writeFileSync(draft, content);
+  try {
+    fs.linkSync(draft, path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") throw error;
+    return false;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+}
+
 /**
  * Takes the PGlite folder `dataDir` (made when missing) for this process before it is opened
  * (`new PGlite(dataDir)`), or rejects with `PgliteFolderInUseError` naming the live process that
  * holds it. A lock left by a process that is gone (killed) is taken over. `human-users import
  * --data-dir` takes the same lock, so an import and an application never write one folder at
  * once. Node only (it uses the file system), and loaded only when called.
+ *
+ * The lock file is written whole and linked in, so it never exists without its holder. A stale
+ * one is replaced in one rename, never removed, and only by the process holding the folder's
+ * second lock file (`human-users.lock.break`), after reading it again: two processes that both
+ * found it stale cannot both take it, and a live holder's lock is never moved. A process removes
+ * only its own lock.
  */
 export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLock> {
   const fs = await import("node:fs");
@@ -57,57 +97,43 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
   const { randomUUID } = await import("node:crypto");
   fs.mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, PGLITE_LOCK_FILE);
+  const breakPath = `${path}.break`;
   // The pid first, for people and for older imports; the token tells this lock from an earlier
   // one of the same pid (a container's pid 1 after a restart).
   const content = `${process.pid}\n${randomUUID()}\n`;
   const release = async (): Promise<void> => {
     held.delete(content);
-    let now: string | undefined;
-    try {
-      now = fs.readFileSync(path, "utf8");
-    } catch {
-      return;
-    }
-    if (now === content) fs.rmSync(path, { force: true });
+    if (readIfThere(fs, path) === content) fs.rmSync(path, { force: true });
   };
-  for (let attempt = 0; attempt < 10; attempt++) {
-    // Written whole under another name, then linked in: the lock never exists without its holder.
-    const draft = `${path}.${process.pid}.${randomUUID()}`;
-    fs.writeFileSync(draft, content);
-    try {
-      fs.linkSync(draft, path);
-      held.add(content);
-      return { path, release };
-    } catch (error) {
-      if (errorCode(error) !== "EEXIST") throw error;
-    } finally {
-      fs.rmSync(draft, { force: true });
-    }
-    let found: string;
-    try {
-      found = fs.readFileSync(path, "utf8");
-    } catch {
-      continue; // Given up meanwhile.
-    }
-    const holder = Number(found.split("\n", 1)[0]);
-    const live = Number.isSafeInteger(holder) && holder > 0 && (holder === process.pid ? held.has(found) : processAlive(holder));
+  const taken = (): PgliteFolderLock => {
+    held.add(content);
+    return { path, release };
+  };
+  // A few seconds at most: another process breaking a stale lock takes milliseconds.
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    if (linkWhole(fs, path, content, `${process.pid}.${randomUUID()}`)) return taken();
+    const found = readIfThere(fs, path);
+    if (found === undefined) continue; // Given up meanwhile.
+    const { holder, live } = holdsLive(found);
     if (live) throw new PgliteFolderInUseError(dataDir, holder, path);
-    // Left by a process that is gone: moved aside whole, then checked to be the one read, so that
-    // a lock another process took meanwhile is put back rather than broken.
-    const aside = `${path}.stale.${process.pid}.${randomUUID()}`;
-    try {
-      fs.renameSync(path, aside);
-    } catch {
+    // Stale: replaced by whoever holds the break lock, once it has read it again.
+    const breaker = `${process.pid}\n${randomUUID()}\n`;
+    if (!linkWhole(fs, breakPath, breaker, `${process.pid}.${randomUUID()}`)) {
+      // Another process is breaking it; a break lock whose process is gone (it died breaking) is cleared.
+      const other = readIfThere(fs, breakPath);
+      if (other !== undefined && !holdsLive(other).live && readIfThere(fs, breakPath) === other) fs.rmSync(breakPath, { force: true });
       continue;
     }
-    if (fs.readFileSync(aside, "utf8") !== found) {
-      try {
-        fs.linkSync(aside, path);
-      } catch {
-        // Taken again meanwhile: that one stands.
-      }
+    try {
+      if (readIfThere(fs, path) !== found) continue;
+      const draft = `${path}.${process.pid}.${randomUUID()}`;
+      fs.writeFileSync(draft, content);
+      fs.renameSync(draft, path);
+      return taken();
+    } finally {
+      if (readIfThere(fs, breakPath) === breaker) fs.rmSync(breakPath, { force: true });
     }
-    fs.rmSync(aside, { force: true });
   }
   throw new Error(`cannot lock the PGlite folder ${dataDir}: other processes kept taking it`);
 }

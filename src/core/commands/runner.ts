@@ -116,7 +116,7 @@ interface ResolvedTarget {
  * may not read the organization's users either (a user outside its reach is not there for it),
  * else 7 (it may see the user, just not change it).
  */
-async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, userId: string | undefined, refusal = permissionDenied()): Promise<ErrorBody> {
+async function refusalOfUser(ports: ResolvedPorts, requester: Requester, permission: Permission, orgId: string, userId: string, refusal = permissionDenied()): Promise<ErrorBody> {
   if (permission === "user.read") return userNotFound();
   const mayRead = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
   if (mayRead.isErr()) return mayRead.error;
@@ -164,7 +164,8 @@ async function resolveTarget<TParsed, TResponse>(
     const named = access.self === "administrators" ? undefined : userId;
     const allowed = await askAuthorizer(ports.authorizer, ports.logger, requester, access.permission, org.id, named);
     if (allowed.isErr()) return err(allowed.error);
-    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id, named));
+    // Whether it may see the user is asked with the id: only the write is an administrator's.
+    if (!allowed.value) return err(await refusalOfUser(ports, requester, access.permission, org.id, userId));
   }
   return ok({ organization: org, user, requester, targetUserId: userId });
 }
