@@ -48,8 +48,14 @@ function collect(value: unknown, tree: FieldTree, path: string, found: UnknownFi
       continue;
     }
     // The exact lowerCamelCase or snake_case spelling, as the import reads them (see camelCaseKeys).
-    const known = members.get(name) ?? bySnakeName(members).get(name);
-    if (known !== undefined) collect(member, known, joined(path, name), found);
+    const camel = members.get(name);
+    const snake = camel === undefined ? bySnakeName(members).get(name) : undefined;
+    if (snake !== undefined) {
+      // Both spellings: the import reads the lowerCamelCase one, and this one would be dropped.
+      const camelName = name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+      if (Object.hasOwn(value, camelName)) found.push({ path: joined(path, name), meant: undefined, why: `given as ${camelName} too, which is the one read` });
+      else collect(member, snake, joined(path, name), found);
+    } else if (camel !== undefined) collect(member, camel, joined(path, name), found);
     else {
       const meant = closestName(name, [...members.keys()]);
       found.push({ path: joined(path, name), meant: meant === undefined ? undefined : joined(path, meant) });

@@ -164,6 +164,7 @@ describe("CSV", () => {
       '{"userName":"cid","zzz":1,"otpCode":"123456"}',
       '{"userName":"dan","otpCode":""}',
       '{"userName":"eve","email":{"email":"e@b.test","is_emailVerified":true},"password_changeRequired":true}',
+      '{"userName":"fay","user_name":"fay2","profile":{"firstName":"Fay","first_name":"F"}}',
     ];
     const prefix = "fields the import does not read, which would be dropped:";
     expect(await all(readRows(fileWith("unknown.jsonl", `${lines.join("\n")}\n`), "jsonl"))).toEqual([
@@ -173,6 +174,8 @@ describe("CSV", () => {
       { line: 4, end: 333, request: { userName: "dan", otpCode: "" } },
       // Half snake_case, half camelCase: neither spelling the import reads.
       { line: 5, end: 436, code: 3, field: "email.is_emailVerified", problem: `${prefix} email.is_emailVerified (did you mean email.isEmailVerified?), password_changeRequired (did you mean passwordChangeRequired?)` },
+      // Both spellings of one field: the lowerCamelCase one is read, the other would be dropped.
+      { line: 6, end: 521, code: 3, field: "user_name", problem: `${prefix} user_name (given as userName too, which is the one read), profile.first_name (given as firstName too, which is the one read)` },
     ]);
   });
 
