@@ -27,8 +27,15 @@ export class PgliteFolderInUseError extends Error {
   }
 }
 
-/** Locks this process holds now, by their file's content: a second lock of one folder is refused too. */
-const held = new Set<string>();
+/**
+ * When this process started, to the second: a lock naming this pid is this process's (another
+ * thread, another copy of the library) when it names this start too, and an earlier run's (a
+ * container's pid 1 after a restart) when it does not.
+ */
+const processStart = (): number => Math.round(Date.now() / 1000 - process.uptime());
+
+/** A break lock older than this is left by a crash whatever its pid says: breaking takes milliseconds. */
+const BREAK_LOCK_MAX_AGE_MS = 10_000;
 
 function processAlive(pid: number): boolean {
   try {
@@ -57,10 +64,25 @@ function readIfThere(fs: FileSystem, path: string): string | undefined {
 }
 
 /** Whether a lock file's text names a process that still holds it. */
+/** The text of a lock file: pid, a token of its own, the holder's start (seconds) and when it was written (ms). */
+function lockText(): string {
+  return `${process.pid}\n${crypto.randomUUID()}\n${processStart()}\n${Date.now()}\n`;
+}
+
+/** Whether a lock file's text names a process that still holds it. */
 function holdsLive(text: string): { readonly holder: number; readonly live: boolean } {
-  const holder = Number(text.split("\n", 1)[0]);
-  const live = Number.isSafeInteger(holder) && holder > 0 && (holder === process.pid ? held.has(text) : processAlive(holder));
-  return { holder, live };
+  const [pid, , started] = text.split("\n");
+  const holder = Number(pid);
+  if (!Number.isSafeInteger(holder) || holder <= 0) return { holder, live: false };
+  // Within a second or two of this process's start: the clock may step a little between readings.
+  if (holder === process.pid) return { holder, live: Math.abs(Number(started) - processStart()) <= 2 };
+  return { holder, live: processAlive(holder) };
+}
+
+/** Whether a break lock's text is left by a crash: its process is gone, or it is older than breaking ever takes. */
+function breakLockLeft(text: string): boolean {
+  const written = Number(text.split("\n")[3]);
+  return !holdsLive(text).live || !(Date.now() - written < BREAK_LOCK_MAX_AGE_MS);
 }
 
 /** Links `content`, written whole under a name of its own, in at `path`; false when `path` exists. */
@@ -89,26 +111,24 @@ function linkWhole(fs: FileSystem, path: string, content: string, unique: string
  * one is replaced in one rename, never removed, and only by the process holding the folder's
  * second lock file (`human-users.lock.break`), after reading it again: two processes that both
  * found it stale cannot both take it, and a live holder's lock is never moved. A process removes
- * only its own lock.
+ * only its own lock. A lock naming this pid is this process's (another thread, another copy of
+ * the library) when it names this process's start too. One window is left: a break lock left by
+ * a process killed while breaking is cleared by reading it, then removing it, and two processes
+ * clearing it at that moment could both get in.
  */
 export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLock> {
   const fs = await import("node:fs");
   const { join } = await import("node:path");
-  const { randomUUID } = await import("node:crypto");
+  const randomUUID = () => crypto.randomUUID();
   fs.mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, PGLITE_LOCK_FILE);
   const breakPath = `${path}.break`;
-  // The pid first, for people and for older imports; the token tells this lock from an earlier
-  // one of the same pid (a container's pid 1 after a restart).
-  const content = `${process.pid}\n${randomUUID()}\n`;
+  // The pid first, for people; the token tells this lock from any other.
+  const content = lockText();
   const release = async (): Promise<void> => {
-    held.delete(content);
     if (readIfThere(fs, path) === content) fs.rmSync(path, { force: true });
   };
-  const taken = (): PgliteFolderLock => {
-    held.add(content);
-    return { path, release };
-  };
+  const taken = (): PgliteFolderLock => ({ path, release });
   // A few seconds at most: another process breaking a stale lock takes milliseconds.
   for (let attempt = 0; attempt < 200; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -118,11 +138,12 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
     const { holder, live } = holdsLive(found);
     if (live) throw new PgliteFolderInUseError(dataDir, holder, path);
     // Stale: replaced by whoever holds the break lock, once it has read it again.
-    const breaker = `${process.pid}\n${randomUUID()}\n`;
+    const breaker = lockText();
     if (!linkWhole(fs, breakPath, breaker, `${process.pid}.${randomUUID()}`)) {
-      // Another process is breaking it; a break lock whose process is gone (it died breaking) is cleared.
+      // Another process is breaking it. A break lock left by a crash is cleared, read again right
+      // before: the one step here that checks and then acts, and only after a crash mid-break.
       const other = readIfThere(fs, breakPath);
-      if (other !== undefined && !holdsLive(other).live && readIfThere(fs, breakPath) === other) fs.rmSync(breakPath, { force: true });
+      if (other !== undefined && breakLockLeft(other) && readIfThere(fs, breakPath) === other) fs.rmSync(breakPath, { force: true });
       continue;
     }
     try {
@@ -135,5 +156,5 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
       if (readIfThere(fs, breakPath) === breaker) fs.rmSync(breakPath, { force: true });
     }
   }
-  throw new Error(`cannot lock the PGlite folder ${dataDir}: other processes kept taking it`);
+  throw new Error(`cannot lock the PGlite folder ${dataDir}: other processes kept taking it (if none is running, remove ${path} and ${breakPath})`);
 }
