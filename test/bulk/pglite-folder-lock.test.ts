@@ -113,6 +113,17 @@ describe("the import's PGlite folder", () => {
     expect(winners).toEqual(Array.from({ length: rounds }, () => 1));
   }, 60_000);
 
+  it("refuses a second copy of the library in this process (a worker thread, a duplicated package) while the first holds the folder", async () => {
+    const dataDir = join(scratch.path, "copies");
+    const first = await lockPgliteFolder(dataDir);
+    const held = readFileSync(first.path, "utf8");
+    const copy = (await import(/* @vite-ignore */ `${new URL("../../src/adapters/pglite/folder-lock.ts", import.meta.url).href}?copy`)) as typeof import("../../src/adapters/pglite/folder-lock.js");
+    expect(copy.lockPgliteFolder).not.toBe(lockPgliteFolder);
+    await expect(copy.lockPgliteFolder(dataDir)).rejects.toThrow(`is in use by process ${process.pid}`);
+    expect(readFileSync(first.path, "utf8")).toBe(held);
+    await first.release();
+  });
+
   it("gives up only its own lock: a lock another process took over meanwhile stays", async () => {
     const dataDir = join(scratch.path, "own");
     const lock = await lockPgliteFolder(dataDir);
