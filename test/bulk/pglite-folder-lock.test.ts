@@ -124,6 +124,12 @@ describe("the import's PGlite folder", () => {
     await first.release();
   });
 
+  it("says why it cannot read a lock file, instead of that other processes kept taking it", async () => {
+    const dataDir = join(scratch.path, "unreadable");
+    mkdirSync(join(dataDir, PGLITE_LOCK_FILE), { recursive: true });
+    await expect(lockPgliteFolder(dataDir)).rejects.toThrow(/EISDIR/);
+  });
+
   it("gives up only its own lock: a lock another process took over meanwhile stays", async () => {
     const dataDir = join(scratch.path, "own");
     const lock = await lockPgliteFolder(dataDir);
