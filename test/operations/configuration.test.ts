@@ -155,7 +155,7 @@ describe("a random source that gives no usable bytes", () => {
 });
 
 describe("links without an origin", () => {
-  const WARNING = "human-users: links in mails and responses start with http://localhost:8080; set config.origin (or context.origin) to your public URL (warned once)";
+  const WARNING = "human-users: links in mails and responses start with http://localhost:8080; set config.origin (or context.origin, or --origin for human-users import) to your public URL (warned once)";
 
   /** Test ports on a store that says it is durable, with a logger that records. */
   function durablePorts(config?: HumanUsersConfig) {

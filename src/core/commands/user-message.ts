@@ -27,7 +27,7 @@ const DEFAULT_ORIGIN = "http://localhost:8080";
 export function linkOrigin(ports: ResolvedPorts, origin: string | undefined): string {
   if (origin !== undefined) return origin;
   if (ports.storage.durable === true) {
-    warnHostOnce(ports.logger, "default-origin", { origin: DEFAULT_ORIGIN }, `human-users: links in mails and responses start with ${DEFAULT_ORIGIN}; set config.origin (or context.origin) to your public URL (warned once)`);
+    warnHostOnce(ports.logger, "default-origin", { origin: DEFAULT_ORIGIN }, `human-users: links in mails and responses start with ${DEFAULT_ORIGIN}; set config.origin (or context.origin, or --origin for human-users import) to your public URL (warned once)`);
   }
   return DEFAULT_ORIGIN;
 }
