@@ -42,7 +42,8 @@ function collect(value: unknown, tree: FieldTree, path: string, found: UnknownFi
   const members = tree.members;
   if (members === undefined || !isPlainObject(value)) return;
   for (const [name, member] of Object.entries(value)) {
-    const why = path === "" ? NOT_IMPORTED[name] : undefined;
+    // Own members only: `toString` or `constructor` in a line are unknown fields, not methods.
+    const why = path === "" && Object.hasOwn(NOT_IMPORTED, name) ? NOT_IMPORTED[name] : undefined;
     if (why !== undefined) {
       if (member !== "" && member !== null) found.push({ path: name, meant: undefined, why });
       continue;

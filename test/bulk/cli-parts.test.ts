@@ -165,6 +165,7 @@ describe("CSV", () => {
       '{"userName":"dan","otpCode":""}',
       '{"userName":"eve","email":{"email":"e@b.test","is_emailVerified":true},"password_changeRequired":true}',
       '{"userName":"fay","user_name":"fay2","profile":{"firstName":"Fay","first_name":"F"}}',
+      '{"userName":"gus","toString":1,"constructor":{}}',
     ];
     const prefix = "fields the import does not read, which would be dropped:";
     expect(await all(readRows(fileWith("unknown.jsonl", `${lines.join("\n")}\n`), "jsonl"))).toEqual([
@@ -176,6 +177,7 @@ describe("CSV", () => {
       { line: 5, end: 436, code: 3, field: "email.is_emailVerified", problem: `${prefix} email.is_emailVerified (did you mean email.isEmailVerified?), password_changeRequired (did you mean passwordChangeRequired?)` },
       // Both spellings of one field: the lowerCamelCase one is read, the other would be dropped.
       { line: 6, end: 521, code: 3, field: "user_name", problem: `${prefix} user_name (given as userName too, which is the one read), profile.first_name (given as firstName too, which is the one read)` },
+      { line: 7, end: 570, code: 3, field: "toString", problem: `${prefix} toString, constructor` },
     ]);
   });
 
