@@ -1,9 +1,11 @@
-// verifyEmail on the memory store, for users whose code was returned (nothing in the outbox: the
-// baseline) against users whose code was mailed (one notification each in the outbox), measured
-// in the same process, alternating rounds. A redemption withdraws the user's pending messages of
-// its kind; it must cost the same whatever the outbox holds (it scanned every notification).
-// Run with `npm run bench -- memory-store`. MEMORY_USERS changes the users per round.
-import { createHumanUser, fixedClock, memoryMailer, memoryStore, verifyEmail, type Ports } from "../src/index.js";
+// The memory store's outbox must not make other work slower as it grows, measured in the same
+// process, alternating rounds (`npm run bench -- memory-store`; MEMORY_USERS changes the size):
+// - verifyEmail for users whose code was returned (nothing in the outbox: the baseline) against
+//   users whose code was mailed (one notification each). A redemption withdraws the user's pending
+//   messages of its kind, and it scanned every notification;
+// - a worker's lease of due notifications with an empty outbox (the baseline) against one beside
+//   MEMORY_USERS delivered ones, which it walked on every poll.
+import { createHumanUser, deliverPendingNotifications, fixedClock, memoryMailer, memoryStore, verifyEmail, type Ports } from "../src/index.js";
 import { figuresTable, measuredRounds } from "./support/rounds.js";
 
 const USERS = Number(process.env["MEMORY_USERS"] ?? 10_000);
@@ -34,3 +36,26 @@ const figures = await measuredRounds([
   { name: `verifyEmail, codes mailed (${USERS.toLocaleString("en")} notifications in the outbox)`, measure: () => verificationsPerSecond(true) },
 ]);
 console.log(figuresTable(figures));
+
+/** Leases per second of a worker's poll (nothing due), beside `delivered` delivered notifications. */
+async function leasesPerSecond(delivered: number): Promise<number> {
+  const storage = memoryStore({ organizations: [{ id: "acme", domains: [] }] });
+  const ports: Ports = { storage, mailer: memoryMailer(), clock: fixedClock("2026-01-01T00:00:00Z"), config: { allowThrowawayKeys: true } };
+  for (let index = 0; index < delivered; index++) {
+    await createHumanUser(ports, { username: `user-${index}`, profile: { givenName: "Ann", familyName: "Lee" }, email: { email: `user-${index}@example.com` } }, context);
+  }
+  await deliverPendingNotifications(ports);
+  const polls = 2_000;
+  const leaseUntil = new Date("2026-01-01T00:01:00Z");
+  const now = new Date("2026-01-01T00:00:00Z");
+  const started = performance.now();
+  for (let poll = 0; poll < polls; poll++) await storage.outbox.lease({ now, leaseUntil, limit: 50 });
+  return polls / ((performance.now() - started) / 1000);
+}
+
+await leasesPerSecond(100); // warm-up
+const leases = await measuredRounds([
+  { name: "a worker's lease, nothing in the outbox (baseline)", measure: () => leasesPerSecond(0) },
+  { name: `a worker's lease beside ${USERS.toLocaleString("en")} delivered notifications`, measure: () => leasesPerSecond(USERS) },
+]);
+console.log(`\n${figuresTable(leases)}`);

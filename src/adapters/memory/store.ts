@@ -198,12 +198,15 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   const outbox = new Map<string, OutboxEntry>();
   // Each user's notifications, in the order written: a withdrawal looks at the user's own, not the whole outbox.
   const notificationsOfUser = new Map<string, string[]>();
+  // The notifications still pending, in the order written: a worker's lease looks at these, not at every one delivered.
+  const pendingIds = new Set<string>();
 
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
   function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
     const entry = outbox.get(id);
     if (entry === undefined || entry.record.state !== "pending") return;
     entry.record = patched(entry.record, change(entry.record));
+    if (entry.record.state !== "pending") pendingIds.delete(id);
   }
 
   /**
@@ -270,6 +273,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
       outbox.set(notification.id, { record: pendingRecord(notification, leasedUntil), order: outbox.size });
+      pendingIds.add(notification.id);
       const ids = notificationsOfUser.get(notification.userId);
       if (ids === undefined) notificationsOfUser.set(notification.userId, [notification.id]);
       else ids.push(notification.id);
@@ -335,12 +339,21 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     queryUsers: (query) => Promise.resolve(queryListings(listingsOf(users.values()), query)),
   };
 
+  /** The pending notifications' entries, in writing order, read as the lease goes (it stops at its limit). */
+  function* pendingEntries(): Generator<OutboxEntry> {
+    for (const id of pendingIds) {
+      const entry = outbox.get(id);
+      if (entry !== undefined) yield entry;
+    }
+  }
+
   const notificationOutbox: Outbox = {
     lease(request: LeaseRequest) {
-      // Named ids are looked up, not searched for: delivery right after a write stays O(1).
+      // Named ids are looked up, not searched for: delivery right after a write stays O(1). A
+      // worker's lease walks the pending ones only, in writing order.
       const candidates =
         request.ids === undefined
-          ? outbox.values()
+          ? pendingEntries()
           : request.ids
               .map((id) => outbox.get(id))
               .filter((entry) => entry !== undefined)
@@ -361,6 +374,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       const withdrawn = entry?.record.state === "dead" && entry.record.lastError === WITHDRAWN_NOTIFICATION_ERROR;
       if (entry !== undefined && (entry.record.state === "pending" || withdrawn)) {
         entry.record = patched(entry.record, { state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined });
+        pendingIds.delete(id);
       }
       return Promise.resolve();
     },
