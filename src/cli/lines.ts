@@ -63,10 +63,15 @@ class Outline {
 }
 const BYTE_ORDER_MARK = "\uFEFF";
 
+/** `text` without the byte order mark it may start with. */
+export function withoutByteOrderMark(text: string): string {
+  return text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
+}
+
 function lineText(bytes: Buffer, number: number): string {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
   const text = bytes.toString("utf8", 0, end);
-  return number === 1 && text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
+  return number === 1 ? withoutByteOrderMark(text) : text;
 }
 
 /**

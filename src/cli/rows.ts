@@ -1,9 +1,7 @@
 import { csvRecords, type CsvRecord } from "./csv.js";
 import { readHeader, requestFromCells, type CsvColumn, type HeaderCell } from "./csv-mapping.js";
-import { NOT_UTF8, readLines, type Line } from "./lines.js";
+import { NOT_UTF8, readLines, withoutByteOrderMark, type Line } from "./lines.js";
 import { unknownImportFields } from "./unknown-fields.js";
-
-const BYTE_ORDER_MARK = "\uFEFF";
 
 export type InputFormat = "jsonl" | "csv";
 
@@ -31,7 +29,7 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
     let request: unknown;
     try {
       // A byte order mark on any line: files joined with `cat` keep each one's.
-      request = JSON.parse(line.text.startsWith(BYTE_ORDER_MARK) ? line.text.slice(1) : line.text);
+      request = JSON.parse(withoutByteOrderMark(line.text));
     } catch {
       // The parser's message may quote the line, and the line may hold a password: never echoed.
       yield { line: line.number, end: line.end, problem: "the line is not valid JSON" };

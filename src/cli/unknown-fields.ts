@@ -1,4 +1,5 @@
 import { importRequestFields } from "../core/schemas/import-human-user.js";
+import { isPlainObject, membersOf } from "../core/wire/camel-case-keys.js";
 import type { FieldTree } from "../core/wire/field-tree.js";
 import { closestName } from "../shared/closest-name.js";
 
@@ -12,26 +13,8 @@ export interface UnknownField {
 /** Members of ZITADEL's ImportHumanUserRequest that the import does not read: fine when empty, refused when they hold something. */
 const NOT_IMPORTED: Readonly<Record<string, string>> = { otpCode: "the import takes no OTP code: enrol OTP after it", otp_code: "the import takes no OTP code: enrol OTP after it" };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === null || prototype === Object.prototype;
-}
-
 function joined(path: string, name: string): string {
   return path === "" ? name : `${path}.${name}`;
-}
-
-/** Each tree's members by their snake_case spelling (`given_name`), which the import reads too. */
-const snakeNames = new WeakMap<ReadonlyMap<string, FieldTree>, ReadonlyMap<string, FieldTree>>();
-
-function bySnakeName(members: ReadonlyMap<string, FieldTree>): ReadonlyMap<string, FieldTree> {
-  let named = snakeNames.get(members);
-  if (named === undefined) {
-    named = new Map([...members].map(([name, tree]) => [name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), tree]));
-    snakeNames.set(members, named);
-  }
-  return named;
 }
 
 function collect(value: unknown, tree: FieldTree, path: string, found: UnknownField[]): void {
@@ -40,7 +23,7 @@ function collect(value: unknown, tree: FieldTree, path: string, found: UnknownFi
     return;
   }
   const members = tree.members;
-  if (members === undefined || !isPlainObject(value)) return;
+  if (members === undefined || value === null || typeof value !== "object" || !isPlainObject(value)) return;
   for (const [name, member] of Object.entries(value)) {
     // Own members only: `toString` or `constructor` in a line are unknown fields, not methods.
     const why = path === "" && Object.hasOwn(NOT_IMPORTED, name) ? NOT_IMPORTED[name] : undefined;
@@ -50,12 +33,11 @@ function collect(value: unknown, tree: FieldTree, path: string, found: UnknownFi
     }
     // The exact lowerCamelCase or snake_case spelling, as the import reads them (see camelCaseKeys).
     const camel = members.get(name);
-    const snake = camel === undefined ? bySnakeName(members).get(name) : undefined;
+    const snake = camel === undefined ? membersOf(members).find((known) => known.snakeName === name) : undefined;
     if (snake !== undefined) {
       // Both spellings: the import reads the lowerCamelCase one, and this one would be dropped.
-      const camelName = name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-      if (Object.hasOwn(value, camelName)) found.push({ path: joined(path, name), meant: undefined, why: `given as ${camelName} too, which is the one read` });
-      else collect(member, snake, joined(path, name), found);
+      if (Object.hasOwn(value, snake.name)) found.push({ path: joined(path, name), meant: undefined, why: `given as ${snake.name} too, which is the one read` });
+      else collect(member, snake.fields, joined(path, name), found);
     } else if (camel !== undefined) collect(member, camel, joined(path, name), found);
     else {
       const meant = closestName(name, [...members.keys()]);

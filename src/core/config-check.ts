@@ -2,12 +2,12 @@
 // resolved (every operation answers its verdict), and exported for a host to call at start-up.
 // A setting the library cannot honour is named here, instead of hanging, failing later or being
 // quietly replaced by a default.
-import { closestName } from "../shared/closest-name.js";
 import { err, ok, type Result } from "neverthrow";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import type { CodeSpec, DeliverySettings, HumanUsersConfig, PasskeySettings, RequestLimits } from "../ports/config.js";
 import type { Ports } from "../ports/index.js";
 import { defaultLeaseSeconds, MAX_DELIVERY_SECONDS } from "../shared/default-lease.js";
+import { closestName } from "../shared/closest-name.js";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import type { OperationContext } from "./context.js";

@@ -44,8 +44,8 @@ function refuseCode(input: RegisterPasskeyInput, user: UserState, now: Date, key
  * registration and answers the options for `navigator.credentials.create`. The code of a
  * registration link is the proof (no requester needed); without one, only the user itself may
  * begin a registration (as ZITADEL: an administrator sends a link instead, since whoever begins it
- * chooses the authenticator that signs in as the user). The code is redeemed when the registration is verified, so a registration that
- * the person abandons leaves the link usable.
+ * chooses the authenticator that signs in as the user). The code is redeemed when the
+ * registration is verified, so a registration that the person abandons leaves the link usable.
  */
 export const registerPasskeyCommand: Command<RegisterPasskeyInput, RegisterPasskeyResponse> = {
   name: "registerPasskey",

@@ -1,15 +1,16 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Permission, Requester } from "../../ports/authorizer.js";
-import type { Organization, PasswordComplexityPolicy } from "../../ports/directory.js";
+import type { Organization } from "../../ports/directory.js";
 import type { Ports } from "../../ports/index.js";
 import type { AppendOutcome, UserAppend } from "../../ports/user-log.js";
 import type { PendingNotification } from "../../ports/outbox.js";
 import type { NotificationKind } from "../../ports/storage.js";
-import type { ErrorBody } from "../../shared/error-body.js";
+import type { ErrorBody, FieldViolation } from "../../shared/error-body.js";
 import { contextRefusal, missingRequester } from "../config-check.js";
 import type { OperationContext } from "../context.js";
 import { aborted, alreadyExists, invalidRequest, notAnObject, notTheUser, permissionDenied, unauthenticated, userNotFound } from "../errors/user-errors.js";
 import { sequenceEvents } from "../events/user-events.js";
+import { NO_COMPLEXITY_POLICY } from "../rules/password-policy.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { organizationAttributes, traceOperation } from "../telemetry/operation-span.js";
@@ -44,14 +45,12 @@ export function requestObject(raw: unknown, fields: FieldTree): RequestObject | 
 const rulesContexts = new WeakMap<ResolvedPorts, Map<string, RulesContext>>();
 
 /**
- * The rules every password policy shares, for a request whose organization is named badly: the
- * policy is the organization's, so none of its own rules can be checked (and none is reported).
+ * One RulesContext per configuration and policy, so the schemas built for it are reused. No
+ * organization (a request naming it badly): the rules every password policy shares, since none of
+ * the organization's own can be checked (and none is reported).
  */
-const UNKNOWN_ORGANIZATION_POLICY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, hasLowercase: false, hasUppercase: false, hasNumber: false, hasSymbol: false });
-
-/** One RulesContext per configuration and policy, so the schemas built for it are reused; no organization: see UNKNOWN_ORGANIZATION_POLICY. */
 function rulesContext(ports: ResolvedPorts, organization: Organization | undefined): RulesContext {
-  const passwordPolicy = organization === undefined ? UNKNOWN_ORGANIZATION_POLICY : organization.policy?.passwordComplexity;
+  const passwordPolicy = organization === undefined ? NO_COMPLEXITY_POLICY : organization.policy?.passwordComplexity;
   const key = JSON.stringify(passwordPolicy ?? null);
   let byPolicy = rulesContexts.get(ports);
   if (byPolicy === undefined) rulesContexts.set(ports, (byPolicy = new Map()));
@@ -74,14 +73,24 @@ function rulesContext(ports: ResolvedPorts, organization: Organization | undefin
 /** An organization without a policy of its own: its users get the default rules. */
 const DEFAULT_POLICY_ORGANIZATION: Organization = Object.freeze({ id: "", domains: [] });
 
+/** What field rules (`parse`) answer `request` under `organization`'s policies, or undefined when they take it. */
+export function fieldRulesRefusal(
+  ports: ResolvedPorts,
+  parse: (request: RequestObject, rules: RulesContext) => Result<unknown, FieldViolation[]>,
+  request: RequestObject,
+  organization: Organization,
+): ErrorBody | undefined {
+  const rules = rulesContext(ports, organization);
+  const parsed = parse(request, rules);
+  return parsed.isErr() ? invalidRequest(parsed.error, rules.limits?.maxFieldViolations) : undefined;
+}
+
 /**
  * A command's field rules under the default policies, as for an organization without its own: for
  * an answer about a user that does not exist, which must look like one about a user that does.
  */
 export function parseWithDefaultRules<TParsed, TResponse>(ports: ResolvedPorts, command: Command<TParsed, TResponse>, request: RequestObject): ErrorBody | undefined {
-  const rules = rulesContext(ports, DEFAULT_POLICY_ORGANIZATION);
-  const parsed = command.parse(request, rules);
-  return parsed.isErr() ? invalidRequest(parsed.error, rules.limits?.maxFieldViolations) : undefined;
+  return fieldRulesRefusal(ports, command.parse, request, DEFAULT_POLICY_ORGANIZATION);
 }
 
 /** A user's state from its stream; undefined when it does not exist. */

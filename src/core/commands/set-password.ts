@@ -1,9 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ErrorBody } from "../../shared/error-body.js";
-import { codeExhausted, codeWrong, invalidRequest, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
+import { codeExhausted, codeWrong, noCodePending, notInitialized, passwordNotChanged, resetCodeExpired, userLocked, userNotFound } from "../errors/user-errors.js";
 import type { SetPasswordResponse } from "../responses.js";
-import { passwordPolicyProblems } from "../rules/password-policy.js";
-import type { PasswordComplexityPolicy } from "../../ports/directory.js";
+import { NO_COMPLEXITY_POLICY } from "../rules/password-policy.js";
 import type { RulesContext } from "../schemas/rules-context.js";
 import { requestedUserId } from "../schemas/user-id.js";
 import { hasPasswordProof, parseSetPassword, setPasswordFields, setPasswordShape, type SetPasswordInput } from "../schemas/set-password.js";
@@ -11,19 +10,14 @@ import { member } from "../schemas/structure.js";
 import { checkCode } from "../secrets/code-check.js";
 import { checkAsLogin, dummyVerification, failedCheckEvents, hashOnce } from "../users/password-check.js";
 import type { UserState } from "../users/user-state.js";
-import { resolveRequestLimits } from "../validation/request-limits.js";
-import { violation } from "../validation/violations.js";
 import { wrongTry, type Command, type DecideInput, type Decision, type RequestObject } from "./command.js";
 import { changeResponse } from "./change-response.js";
-import { parseWithDefaultRules } from "./runner.js";
+import { fieldRulesRefusal, parseWithDefaultRules } from "./runner.js";
 
 type Refusal = Decision<SetPasswordResponse>;
 
 // The same rules with no complexity rule, one per rules object (its schemas are built once).
 const withoutComplexity = new WeakMap<RulesContext, RulesContext>();
-
-/** A policy every password of at least one character meets: what is left is what no password may be (empty, too long). */
-const NO_COMPLEXITY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, hasLowercase: false, hasUppercase: false, hasNumber: false, hasSymbol: false });
 
 /**
  * A new password proven by the current one is checked against the organization's policy only once
@@ -34,16 +28,13 @@ const NO_COMPLEXITY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, ha
 function parseRules(request: RequestObject, rules: RulesContext): RulesContext {
   if (member(request, "currentPassword") == null) return rules;
   let lenient = withoutComplexity.get(rules);
-  if (lenient === undefined) withoutComplexity.set(rules, (lenient = { ...rules, passwordPolicy: NO_COMPLEXITY }));
+  if (lenient === undefined) withoutComplexity.set(rules, (lenient = { ...rules, passwordPolicy: NO_COMPLEXITY_POLICY }));
   return lenient;
 }
 
-/** The organization's own password rules the new password breaks, once the current password proved right. */
+/** What the field rules answer the new password under the organization's policy, once the current password proved right. */
 function organizationPolicyRefusal(input: DecideInput<SetPasswordInput>): ErrorBody | undefined {
-  const problems = passwordPolicyProblems(input.parsed.password, input.organization.policy?.passwordComplexity);
-  if (problems.length === 0) return undefined;
-  const violations = problems.map((problem) => violation(["newPassword", "password"], problem));
-  return invalidRequest(violations, resolveRequestLimits(input.ports.config?.limits).maxFieldViolations);
+  return fieldRulesRefusal(input.ports, parseSetPassword, input.request, input.organization);
 }
 
 /** Why the proof does not hold: a refusal to answer at once, or one recorded first (a wrong try); undefined when it holds. */

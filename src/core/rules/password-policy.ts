@@ -9,6 +9,9 @@ export const defaultPasswordPolicy: Required<PasswordComplexityPolicy> = Object.
   hasSymbol: true,
 });
 
+/** A policy every password of at least one character meets: none of an organization's own rules. */
+export const NO_COMPLEXITY_POLICY: PasswordComplexityPolicy = Object.freeze({ minLength: 1, hasLowercase: false, hasUppercase: false, hasNumber: false, hasSymbol: false });
+
 /**
  * Every rule of the policy the password breaks, in words. A symbol is any character outside
  * A-Z, a-z and 0-9; lengths count characters.

@@ -13,7 +13,7 @@ export const UNREAD_VALUE: unique symbol = Symbol("unread value");
 const ABSENT: unique symbol = Symbol("absent");
 
 /** A member a tree names, with its snake_case spelling (`given_name`), which protobuf JSON parsers accept too. */
-interface NamedMember {
+export interface NamedMember {
   readonly name: string;
   readonly snakeName: string | undefined;
   readonly fields: FieldTree;
@@ -22,7 +22,7 @@ interface NamedMember {
 /** Each tree's members as a list, made once: the copy runs per request and per list entry. */
 const namedMembers = new WeakMap<ReadonlyMap<string, FieldTree>, readonly NamedMember[]>();
 
-function membersOf(members: ReadonlyMap<string, FieldTree>): readonly NamedMember[] {
+export function membersOf(members: ReadonlyMap<string, FieldTree>): readonly NamedMember[] {
   let named = namedMembers.get(members);
   if (named === undefined) {
     named = [...members].map(([name, fields]) => {
@@ -44,7 +44,7 @@ function ownMember(source: object, key: string | number): unknown {
 }
 
 /** An object JSON could have made: its prototype is `Object.prototype` (of any realm) or null. */
-function isPlainObject(value: object): boolean {
+export function isPlainObject(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
