@@ -63,7 +63,6 @@ function readIfThere(fs: FileSystem, path: string): string | undefined {
   }
 }
 
-/** Whether a lock file's text names a process that still holds it. */
 /** The text of a lock file: pid, a token of its own, the holder's start (seconds) and when it was written (ms). */
 function lockText(): string {
   return `${process.pid}\n${crypto.randomUUID()}\n${processStart()}\n${Date.now()}\n`;
@@ -85,10 +84,16 @@ function breakLockLeft(text: string): boolean {
   return !holdsLive(text).live || !(Date.now() - written < BREAK_LOCK_MAX_AGE_MS);
 }
 
-/** Links `content`, written whole under a name of its own, in at `path`; false when `path` exists. */
-function linkWhole(fs: FileSystem, path: string, content: string, unique: string): boolean {
-  const draft = `${path}.${unique}`;
+/** `content` written whole beside `path`, under a name of its own; the draft's path. */
+function writeDraft(fs: FileSystem, path: string, content: string): string {
+  const draft = `${path}.${process.pid}.${crypto.randomUUID()}`;
   fs.writeFileSync(draft, content);
+  return draft;
+}
+
+/** Links `content`, written whole under a name of its own, in at `path`; false when `path` exists. */
+function linkWhole(fs: FileSystem, path: string, content: string): boolean {
+  const draft = writeDraft(fs, path, content);
   try {
     fs.linkSync(draft, path);
     return true;
@@ -119,7 +124,6 @@ function linkWhole(fs: FileSystem, path: string, content: string, unique: string
 export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLock> {
   const fs = await import("node:fs");
   const { join } = await import("node:path");
-  const randomUUID = () => crypto.randomUUID();
   fs.mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, PGLITE_LOCK_FILE);
   const breakPath = `${path}.break`;
@@ -132,14 +136,14 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
   // A few seconds at most: another process breaking a stale lock takes milliseconds.
   for (let attempt = 0; attempt < 200; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    if (linkWhole(fs, path, content, `${process.pid}.${randomUUID()}`)) return taken();
+    if (linkWhole(fs, path, content)) return taken();
     const found = readIfThere(fs, path);
     if (found === undefined) continue; // Given up meanwhile.
     const { holder, live } = holdsLive(found);
     if (live) throw new PgliteFolderInUseError(dataDir, holder, path);
     // Stale: replaced by whoever holds the break lock, once it has read it again.
     const breaker = lockText();
-    if (!linkWhole(fs, breakPath, breaker, `${process.pid}.${randomUUID()}`)) {
+    if (!linkWhole(fs, breakPath, breaker)) {
       // Another process is breaking it. A break lock left by a crash is cleared, read again right
       // before: the one step here that checks and then acts, and only after a crash mid-break.
       const other = readIfThere(fs, breakPath);
@@ -148,9 +152,7 @@ export async function lockPgliteFolder(dataDir: string): Promise<PgliteFolderLoc
     }
     try {
       if (readIfThere(fs, path) !== found) continue;
-      const draft = `${path}.${process.pid}.${randomUUID()}`;
-      fs.writeFileSync(draft, content);
-      fs.renameSync(draft, path);
+      fs.renameSync(writeDraft(fs, path, content), path);
       return taken();
     } finally {
       if (readIfThere(fs, breakPath) === breaker) fs.rmSync(breakPath, { force: true });
