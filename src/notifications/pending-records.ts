@@ -18,8 +18,7 @@ function inFlightOn(storage: Storage): InFlight {
 /**
  * A command on `storage` begins; the function returned ends it. While commands run, a delivery
  * made right after a write is recorded without its caller waiting (`deferRecord`): the record
- * rides in a write on its way, or goes with other callers' records in one statement. The last
- * command to end waits for every record still on its way, so that once all the commands a host
+ * goes with other callers' records in one statement. The last command to end waits for every record still on its way, so that once all the commands a host
  * started have answered, every delivery they made is recorded (or its failure logged), and the
  * host may end its database. A command counts from its first write (`runCommand`): a read, or a
  * refused request, neither counts nor waits. Callers that each waited for their own record would

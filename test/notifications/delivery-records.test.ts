@@ -1,7 +1,7 @@
 // While other commands on the store are in flight, a command answers once its mail is handed
-// to the mailer, and leaves the record of the delivery to the last of them: on PostgreSQL it rides
-// in a write on its way, or goes with other callers' records in one statement, instead of each
-// caller waiting for a statement of its own (callers that did moved in step). The last writing
+// to the mailer, and leaves the record of the delivery to the last of them: on PostgreSQL it goes
+// with other callers' records in one statement, instead of each caller waiting for a statement of
+// its own (callers that did moved in step). The last writing
 // command in flight answers once every record is written, so that when a host's operations have
 // all answered, every delivery is recorded and it may end its database; a read never waits. Rounds the host runs itself
 // (deliverPendingNotifications) answer after their own records: their report says what was recorded.

@@ -27,8 +27,6 @@ const names = new Map<string, string>([
   [sql.newUserAppendWithNotificationsSql, "alone"],
   [sql.newUsersAppendSql, "group"],
   [sql.newUsersAppendWithNotificationsSql, "group"],
-  [sql.newUsersAppendWithReportsSql, "with reports"],
-  [sql.newUsersAppendWithNotificationsAndReportsSql, "with reports"],
   [sql.deliveredSql, "report"],
 ]);
 
@@ -282,87 +280,46 @@ describe(`grouped new users' writes on ${server}`, () => {
     return [record?.state, record?.code, record?.deliveredAt];
   }
 
-  /** Reports `id` delivered at `when` once a write's own statement is on its way, when nothing else is left to carry it. */
-  function reportAsAloneGoes(target: Subject, id: string, when: Date): () => Promise<void> | undefined {
-    let reported: Promise<void> | undefined;
-    target.watch.failing = (text) => {
-      if (names.get(text) === "alone" && reported === undefined) reported = target.store.outbox.markDelivered(id, when);
-      return undefined;
-    };
-    return () => reported;
-  }
-
   /** Each notification delivered at its time, code and link erased. */
   async function expectDelivered(target: Subject, deliveries: readonly (readonly [id: string, at: Date])[]): Promise<void> {
     const states = await Promise.all(deliveries.map(([id]) => stateOf(target, id)));
     expect(states).toEqual(deliveries.map(([, when]) => ["delivered", "", when.toISOString()]));
   }
 
-  it("carries a delivery report made while writes are on their way in the next write statement: no statement of its own", async () => {
+  it("sends a delivery report in a statement of its own at once, also while writes are on their way, which carry none", async () => {
     const target = await opened(1);
     const id = await withDelivery(target, "mailed");
     target.watch.sent.length = 0;
     const writes = allAtOnceEach(target.store, [newUserAppend("first"), newUserAppend("g1"), newUserAppend("g2")]);
     const reported = target.store.outbox.markDelivered(id, at(5_000));
     expect(await Promise.all([...writes, reported])).toEqual([{ ok: true }, { ok: true }, { ok: true }, undefined]);
-    // The first write's statement (alone) took the report; the other two went as a group.
-    expect(target.watch.sent).toEqual(["with reports", "group"]);
+    expect([...target.watch.sent].sort()).toEqual(["alone", "group", "report"]);
     await expectDelivered(target, [[id, at(5_000)]]);
     expect((await contents(target)).listings).toHaveLength(4);
   });
 
-  it("sends a report that waited alone once the writes are over and none took it", async () => {
+  it("sends the reports given together in one statement, and those given while it is on its way in the next one", async () => {
+    const target = await opened(1);
+    const ids = await Promise.all(["r1", "r2", "r3", "r4", "r5"].map((userId) => withDelivery(target, userId)));
+    target.watch.sent.length = 0;
+    const [r1, r2, r3, r4, r5] = ids as [string, string, string, string, string];
+    const first = [target.store.outbox.markDelivered(r1, at(1_000)), target.store.outbox.markDelivered(r2, at(2_000))];
+    // Given a turn later, while the first statement is on its way: they wait for it and go together.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [r3, r4, r5].map((id, index) => target.store.outbox.markDelivered(id, at(3_000 + index * 1_000)));
+    expect(await Promise.all([...first, ...second])).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(target.watch.sent).toEqual(["report", "report"]);
+    await expectDelivered(target, ids.map((id, index) => [id, at((index + 1) * 1_000)] as const));
+  });
+
+  it("rejects a report whose statement cannot be written, and leaves its notification pending", async () => {
     const target = await opened(1);
     const id = await withDelivery(target, "mailed");
-    target.watch.sent.length = 0;
-    const reported = reportAsAloneGoes(target, id, at(5_000));
-    expect(await target.store.userLog.append(newUserAppend("first"))).toEqual({ ok: true });
-    await reported();
-    expect(target.watch.sent).toEqual(["alone", "report"]);
-    await expectDelivered(target, [[id, at(5_000)]]);
-  });
-
-  it("sends the reports that waited for the writes together with those given as the writes end, in one statement", async () => {
-    const target = await opened(1);
-    const early = await withDelivery(target, "early");
-    const late = await withDelivery(target, "late");
-    target.watch.sent.length = 0;
-    const waited = reportAsAloneGoes(target, early, at(4_000));
-    // As a caller whose write just ended reports its own delivery.
-    await target.store.userLog.append(newUserAppend("writer")).then(() => target.store.outbox.markDelivered(late, at(5_000)));
-    await waited();
-    expect(target.watch.sent).toEqual(["alone", "report"]);
-    await expectDelivered(target, [[early, at(4_000)], [late, at(5_000)]]);
-  });
-
-  it("sends a report alone at once when no write is on its way, and after a refused statement it rode in", async () => {
-    const target = await opened(1);
-    const quiet = await withDelivery(target, "quiet");
-    const refused = await withDelivery(target, "refused");
-    expect(await target.store.userLog.append(newUserAppend("holder", { claims: [usernameClaim("ann")] }))).toEqual({ ok: true });
-    target.watch.sent.length = 0;
-    await target.store.outbox.markDelivered(quiet, at(4_000));
-    expect(target.watch.sent).toEqual(["report"]);
-    target.watch.sent.length = 0;
-    const writes = allAtOnceEach(target.store, [newUserAppend("taker", { claims: [usernameClaim("ann")] }), newUserAppend("g1"), newUserAppend("g2")]);
-    const reported = target.store.outbox.markDelivered(refused, at(5_000));
-    expect(await Promise.all([...writes, reported])).toEqual([{ ok: false, reason: "claim-held", conflict: usernameClaim("ann") }, { ok: true }, { ok: true }, undefined]);
-    // The taker's statement carried the report and was refused: the report then went on its own.
-    expect(target.watch.sent[0]).toBe("with reports");
-    expect(target.watch.sent.filter((name) => name === "report")).toEqual(["report"]);
-    await expectDelivered(target, [[quiet, at(4_000)], [refused, at(5_000)]]);
-  });
-
-  it("rejects a report when neither the statement it rode in nor one of its own can be written", async () => {
-    const target = await opened(1);
-    const id = await withDelivery(target, "mailed");
-    target.watch.failing = (text) => (names.get(text) === "with reports" || names.get(text) === "report" ? new Error("Connection terminated unexpectedly") : undefined);
-    const writes = Promise.allSettled(allAtOnceEach(target.store, [newUserAppend("first"), newUserAppend("g1")]));
+    target.watch.failing = (text) => (names.get(text) === "report" ? new Error("Connection terminated unexpectedly") : undefined);
     const reported = target.store.outbox.markDelivered(id, at(5_000)).then(
       () => "written",
       (error: unknown) => (error instanceof StorageUnavailableError ? "unavailable" : String(error)),
     );
-    expect((await writes).map((outcome) => outcome.status)).toEqual(["rejected", "fulfilled"]);
     expect(await reported).toBe("unavailable");
     target.watch.failing = undefined;
     expect(await stateOf(target, id)).toEqual(["pending", expect.any(String), undefined]);

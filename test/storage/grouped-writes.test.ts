@@ -116,31 +116,6 @@ describe("grouped new users' writes", () => {
     expect(calls.outcomes.get("u7")).toEqual({ outcome: "alone", done: expect.any(Function) });
   });
 
-  it("is active while writes are on their way or waiting, and says so once the last one ends and none waits", async () => {
-    let idle = 0;
-    const writer = { ...recordingWriter(), onIdle: () => void (idle += 1) };
-    const grouping = groupedNewUserWrites(writer, { inFlight: 1, maxGroup: 3, slowAfterMs: 25 });
-    expect(grouping.active()).toBe(false);
-    const first = await grouping.enter(newUserAppend("u0"));
-    expect(grouping.active()).toBe(true);
-    const calls = tracked(grouping.enter);
-    void calls.enter("u1");
-    void calls.enter("u2");
-    if (first.outcome === "alone") first.done();
-    await tick();
-    // The place went to the group of u1 and u2: still active, not idle.
-    expect([grouping.active(), idle]).toEqual([true, 0]);
-    await writer.settleNext();
-    expect([grouping.active(), idle]).toEqual([false, 1]);
-    const alone = await grouping.enter(newUserAppend("u3"));
-    expect(grouping.active()).toBe(true);
-    if (alone.outcome === "alone") {
-      alone.done();
-      alone.done();
-    }
-    expect([grouping.active(), idle]).toEqual([false, 2]);
-  });
-
   it("answers each write of a refused group alone, holding no place, so that each learns why by itself", async () => {
     const writer = recordingWriter();
     const grouping = groupedNewUserWrites(writer, { inFlight: 1, maxGroup: 100, slowAfterMs: 25 });

@@ -3,8 +3,8 @@
  * given on every call (`plan_cache_mode = force_custom_plan`), however it is called. A prepared
  * statement's generic plan, made while the outbox was small, kept a sequential scan as the outbox
  * grew (about 4 ms a report after a few thousand users); planned with the ids and the table's
- * current size, the update goes through the index on id. Being a function, a report can also ride
- * in a new users' write statement (see delivery-reports.ts): that statement stays prepared.
+ * current size, the update goes through the index on id. Being a function, a report could also
+ * ride in a new users' write statement, which stayed prepared, as reports once did.
  * `reports`: a JSON array of {id, at}. Answers how many notifications it marked; one already delivered or
  * dead is left as it is.
  */

@@ -10,8 +10,6 @@ export interface GroupWriter {
    * held, a stream taken, one write the database cannot take), not the database's own failure.
    */
   isRefusal(error: unknown): boolean;
-  /** Called when the last write on its way ends (or has been slow) and none waits: nothing will be written for now. */
-  onIdle?(): void;
 }
 
 export interface GroupingOptions {
@@ -36,11 +34,6 @@ export type Entry = { readonly outcome: "alone"; readonly done: () => void } | {
 export interface GroupedWrites {
   /** Waits for a place (see Entry). */
   enter(append: UserAppend): Promise<Entry>;
-  /**
-   * Whether writes are on their way or waiting for a place. Until `onIdle` is called, another
-   * write statement may start: a waiting write's, or the next one of a caller whose write ended.
-   */
-  active(): boolean;
 }
 
 /**
@@ -74,7 +67,6 @@ export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptio
       clearTimeout(timer);
       busy -= 1;
       startNext();
-      if (busy === 0 && queue.length === 0) writer.onIdle?.();
     };
     const timer: ReturnType<typeof setTimeout> = setTimeout(giveBack, options.slowAfterMs);
     // A timer must not keep a Node process alive (elsewhere `unref` does not exist).
@@ -126,7 +118,6 @@ export function groupedNewUserWrites(writer: GroupWriter, options: GroupingOptio
   }
 
   return {
-    active: () => busy > 0 || queue.length > 0,
     enter(append) {
       if (busy < options.inFlight && queue.length === 0) return Promise.resolve({ outcome: "alone", done: takePlace() });
       return new Promise<Entry>((resolve, reject) => {

@@ -14,7 +14,7 @@ import {
 } from "../../ports/storage.js";
 import { appendBatch, ownWrites } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
-import { carrying, deliveryReports, type Riders } from "./delivery-reports.js";
+import { coalesced } from "../../shared/coalesced.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";
@@ -111,18 +111,13 @@ function newUserStatement(append: UserAppend): { readonly text: string; readonly
   return { text: sql.newUserAppendWithNotificationsSql, params };
 }
 
-/**
- * New users' appends as one statement (see newUsersAppendSql), notifications leased as each append
- * asks, with the delivery reports riding along when there are some.
- */
-function newUsersStatement(appends: readonly UserAppend[], riders: Riders | undefined): { readonly text: string; readonly params: unknown[] } {
+/** New users' appends as one statement (see newUsersAppendSql), notifications leased as each append asks. */
+function newUsersStatement(appends: readonly UserAppend[]): { readonly text: string; readonly params: unknown[] } {
   const rows = newUserParams(appends);
   const params: unknown[] = [...rows.claims, ...rows.events, ...rows.listings];
-  const withNotifications = rows.notificationCount > 0;
-  if (withNotifications) params.push(...rows.notifications, rows.leases);
-  if (riders !== undefined) params.push(riders.json);
-  if (withNotifications) return { text: riders === undefined ? sql.newUsersAppendWithNotificationsSql : sql.newUsersAppendWithNotificationsAndReportsSql, params };
-  return { text: riders === undefined ? sql.newUsersAppendSql : sql.newUsersAppendWithReportsSql, params };
+  if (rows.notificationCount === 0) return { text: sql.newUsersAppendSql, params };
+  params.push(...rows.notifications, rows.leases);
+  return { text: sql.newUsersAppendWithNotificationsSql, params };
 }
 
 /**
@@ -194,24 +189,18 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
       ? groupedNewUserWrites(
           {
             writeGroup: async (appends) => {
-              const riders = reports.takeRiders();
-              // Built inside: parameters that cannot be built (a text no column holds) must end the riders too.
-              await carrying(riders, () => {
-                const { text, params } = newUsersStatement(appends, riders);
-                return db.query(text, params);
-              });
+              const { text, params } = newUsersStatement(appends);
+              await db.query(text, params);
             },
             isRefusal: isGroupRefusal,
-            onIdle: () => reports.writesOver(),
           },
           { inFlight, maxGroup: MAX_GROUP, slowAfterMs: SLOW_WRITE_MS },
         )
       : undefined;
-  // Deliveries ride in the next new users' write statement while writes are on their way, else go alone.
-  const reports = deliveryReports(
-    (json) => sendReports(db, json),
-    () => groups?.active() === true,
-  );
+  // Delivery reports go in statements of their own, one on its way at a time, with every report
+  // given meanwhile. Riding in the new users' write statements, as they once did, cost the
+  // database more (see bench/README.md, fourteenth session).
+  const reportDelivered = coalesced<{ readonly id: string; readonly at: string }>((reports) => sendReports(db, JSON.stringify(reports)));
 
   async function findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]> {
     if (claims.length === 0) return [];
@@ -258,18 +247,12 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
 
   async function appendAlone(request: UserAppend): Promise<AppendOutcome> {
     const newUser = isNewUser(request);
-    // Waiting delivery reports ride in a new user's statement, as in a group's (of one).
-    const riders = newUser ? reports.takeRiders() : undefined;
-    return carrying(riders, () => writeAlone(request, newUser, riders), (outcome) => outcome.ok);
-  }
-
-  async function writeAlone(request: UserAppend, newUser: boolean, riders: Riders | undefined): Promise<AppendOutcome> {
     // A refusal found to have gone away when its reason is read (a claim given up meanwhile) is
     // tried again; the loop only bounds a store that keeps answering so.
     // Inside a host's transaction a serialization failure recurs on the same snapshot: it is a lost
     // race for the runner, which decides again and at last answers 10 (the host retries its transaction).
     const held = db.savepoint !== undefined;
-    const { text, params } = riders !== undefined ? newUsersStatement([request], riders) : newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
+    const { text, params } = newUser ? newUserStatement(request) : { text: sql.appendSql, params: appendParams(request) };
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         await retryingConflicts(() => undoableQuery(db, text, params), undefined, held ? 1 : 3);
@@ -300,7 +283,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
   async function appendNewUsersAtOnce(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]> {
     if (ownWrites(appends)) {
       try {
-        const { text, params } = newUsersStatement(appends, undefined);
+        const { text, params } = newUsersStatement(appends);
         // Under a savepoint in a host's transaction: refused, it must undo only itself.
         await undoableQuery(db, text, params);
         return appends.map(written);
@@ -358,7 +341,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
       return leased.rows.map(toPending);
     },
     // Unfenced: a mail that went out was delivered, whoever reports it (see `Outbox.markDelivered`).
-    markDelivered: (id, at) => reports.report(id, at),
+    markDelivered: (id, at) => reportDelivered({ id, at: at.toISOString() }),
     async markFailed(id, failure) {
       await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null, failure.leasedUntil?.toISOString() ?? null]);
     },

@@ -130,25 +130,15 @@ export const newUserAppendWithNotificationsSql = newUserAppend(true);
  * one: any user's claim held or stream taken aborts it all (23505), and each is then written alone
  * (see grouped-writes.ts). The rows travel as one array per column (see new-user-rows.ts): the
  * claims, each with its writer's user id, from $1, then the events, then the listings; with
- * notifications, then those and the end of each one's lease (NULL for none); with delivery reports
- * riding along (see delivery-reports.ts), then those as a JSON array ({id, at}), marked by
- * `human_users_mark_delivered` in the same transaction. One parameter each however many users.
+ * notifications, then those and the end of each one's lease (NULL for none). One parameter each
+ * however many users.
  */
-function newUsersAppend(withNotifications: boolean, withReports: boolean): string {
+function newUsersAppend(withNotifications: boolean): string {
   const firstEvent = 1 + CLAIM_PARAMS;
   const firstListing = firstEvent + EVENT_PARAMS;
-  let next = firstListing + LISTING_PARAMS;
-  let notifications = "";
-  if (withNotifications) {
-    const first = next;
-    next += NOTIFICATION_PARAMS;
-    notifications = `, notifications AS (
-  ${insertNotificationRows(leasedNotificationRows(first, next++), 'n."leasedUntil"')}
-)`;
-  }
-  // Not a data-modifying CTE: it runs because the INSERT below reads it, once (a volatile call is never inlined).
-  const reports = withReports ? `, reported AS (
-  SELECT human_users_mark_delivered($${next++}::json) AS marked
+  const firstNotification = firstListing + LISTING_PARAMS;
+  const notifications = withNotifications ? `, notifications AS (
+  ${insertNotificationRows(leasedNotificationRows(firstNotification, firstNotification + NOTIFICATION_PARAMS), 'n."leasedUntil"')}
 )` : "";
   return `
 WITH claimed AS (
@@ -157,15 +147,13 @@ WITH claimed AS (
   ${claimOrder}
 ), events AS (
   ${insertEventRows(eventRows(firstEvent))}
-)${notifications}${reports}
+)${notifications}
 INSERT INTO human_users_listings (${LISTING_COLUMNS})
-SELECT ${listingValues("l")} FROM ${listingRows(firstListing)}${withReports ? "\nWHERE (SELECT marked FROM reported) IS NOT NULL" : ""}`;
+SELECT ${listingValues("l")} FROM ${listingRows(firstListing)}`;
 }
 
-export const newUsersAppendSql = newUsersAppend(false, false);
-export const newUsersAppendWithNotificationsSql = newUsersAppend(true, false);
-export const newUsersAppendWithReportsSql = newUsersAppend(false, true);
-export const newUsersAppendWithNotificationsAndReportsSql = newUsersAppend(true, true);
+export const newUsersAppendSql = newUsersAppend(false);
+export const newUsersAppendWithNotificationsSql = newUsersAppend(true);
 
 /** The stream's last sequence (0 when it does not exist). $1 the user id. */
 export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
@@ -224,9 +212,8 @@ export const leaseDueSql = leaseSql("");
 export const leaseIdsSql = leaseSql("AND id = ANY (ARRAY(SELECT json_array_elements_text($4::json)))");
 
 /**
- * Deliveries reported together, when no write statement is on its way for them to ride in: $1 a
- * JSON array of {id, at}. The function plans its update for the ids given (see
- * delivery-reports-migration.ts), so this statement is prepared like the others.
+ * Deliveries reported together: $1 a JSON array of {id, at}. The function plans its update for the
+ * ids given (see delivery-reports-migration.ts), so this statement is prepared like the others.
  */
 export const deliveredSql = `SELECT human_users_mark_delivered($1::json) AS marked`;
 
