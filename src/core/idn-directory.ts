@@ -1,5 +1,5 @@
 import type { Directory } from "../ports/directory.js";
-import { canonicalDomain, domainSpellings } from "./rules/domain-name.js";
+import { canonicalDomain, domainSpellings, lowerAscii } from "./rules/domain-name.js";
 
 /**
  * `directory`, with a domain found under any of its IDNA spellings: `bücher.test` and
@@ -13,9 +13,11 @@ export function idnDirectory(directory: Directory): Directory {
     async findOrganizationByDomain(domain) {
       const found = await directory.findOrganizationByDomain(domain);
       if (found !== undefined) return found;
-      const lowered = domain.toLowerCase();
-      // The canonical spelling too (full-width letters, a trailing dot), unless it differs only in case.
-      for (const spelling of domainSpellings(canonicalDomain(domain)).filter((candidate) => candidate !== lowered)) {
+      // The canonical spelling too (full-width letters, a trailing dot), unless it differs only in
+      // ASCII case: directories lower other letters each their own way (PostgreSQL under the "C"
+      // collation not at all), so one that differs in a capital Ü or İ may not have been matched.
+      const asked = lowerAscii(domain);
+      for (const spelling of domainSpellings(canonicalDomain(domain)).filter((candidate) => candidate !== asked)) {
         const other = await directory.findOrganizationByDomain(spelling);
         if (other !== undefined) return other;
       }
