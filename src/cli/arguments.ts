@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { closestName } from "../shared/closest-name.js";
 import type { ImportCommand } from "./import-command.js";
 import type { StoreTarget } from "./open-storage.js";
 import { formatOf, type InputFormat } from "./rows.js";
@@ -53,13 +54,33 @@ function inputFormat(given: string | undefined, file: string): InputFormat | Ref
   return given === "jsonl" || given === "csv" ? given : new Refused("--format must be jsonl or csv");
 }
 
+/**
+ * Why `parseArgs` refused the arguments, in this command's words: its own messages (`Unknown
+ * option '--bogus'. To specify a positional argument starting with a '-', place it at the end
+ * of the command after '--', as in '-- "--bogus"`) explain less than they say.
+ */
+function parseRefusal(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const named = /'(-[^' ]+)/.exec(message)?.[1];
+  if (named === undefined) return message;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const meant = closestName(named.replace(/^-+/, ""), Object.keys(options));
+    return `unknown option ${named}${meant === undefined ? "" : ` (did you mean --${meant}?)`}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return /does not take an argument/.test(message) ? `${named} takes no value` : `${named} needs a value`;
+  }
+  return message;
+}
+
 /** `human-users import FILE ...` from the command line's arguments (without node and the script). */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "error", message: parseRefusal(error) };
   }
   const { values, positionals, tokens } = parsed;
   if (values.help === true) return { kind: "help" };

@@ -1,7 +1,10 @@
 import { defaultBulkImportOptions } from "../core/bulk/import-human-users.js";
 import { csvColumns } from "./csv-mapping.js";
 
-export const usage = `Usage: human-users import FILE (--database-url URL | --data-dir DIR) --org ID [options]
+/** The command's one line of usage: what a usage error prints, with where to read more. */
+export const usageLine = "Usage: human-users import FILE (--database-url URL | --data-dir DIR) --org ID [options]";
+
+export const usage = `${usageLine}
 
 Imports users (ZITADEL ImportHumanUser requests) from FILE into an organization. FILE is JSON Lines
 (one request per line) or CSV (by its .csv extension, or --format). Migrations run first (not in

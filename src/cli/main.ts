@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `human-users` command. Node only.
 import { parseArguments } from "./arguments.js";
-import { usage } from "./help.js";
+import { usage, usageLine } from "./help.js";
 import { runImport } from "./import-command.js";
 import { packageVersion } from "./version.js";
 
@@ -16,7 +16,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (parsed.kind === "error") {
-    process.stderr.write(`human-users: ${parsed.message}\n\n${usage}`);
+    // The error and the usage line, not the whole help: the error is what must be seen.
+    process.stderr.write(`human-users: ${parsed.message}\n${usageLine}\nRun "human-users --help" for every option.\n`);
     return 2;
   }
   const stop = new AbortController();

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 // The command-line tool's pieces: arguments, CSV, the column mapping, report lines, progress lines.
@@ -103,7 +104,16 @@ describe("arguments", () => {
       [["import", "f", "--data-dir", "d", "--org", "a", "--concurrency", "2.5"], "--concurrency must be a whole number of at least 1"],
     ];
     for (const [argv, message] of refusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
-    expect(parseArguments(["import", "f", "--colour"])).toMatchObject({ kind: "error" });
+    // In the command's words, with the option likely meant, not parseArgs' advice about positionals.
+    const parseRefusals: [string[], string][] = [
+      [["import", "f", "--colour"], "unknown option --colour"],
+      [["import", "f", "--data-dri", "d"], "unknown option --data-dri (did you mean --data-dir?)"],
+      [["import", "f", "--orgg", "a"], "unknown option --orgg (did you mean --org?)"],
+      [["import", "f", "-x"], "unknown option -x"],
+      [["import", "f", "--data-dir", "d", "--org"], "--org needs a value"],
+      [["import", "f", "--quiet=yes"], "--quiet takes no value"],
+    ];
+    for (const [argv, message] of parseRefusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
     // The last of two would win without a word: a second --database-url picks the target database.
     expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--org", "b"])).toEqual({ kind: "error", message: "--org is given twice" });
     expect(parseArguments(["import", "f", "--database-url", "u", "--org", "a", "--database-url=v"])).toEqual({ kind: "error", message: "--database-url is given twice" });
@@ -111,6 +121,20 @@ describe("arguments", () => {
     expect(parseArguments(["import", "f", "--org", "a", "--org", "b", "--help"])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });
+});
+
+describe("a usage error on the command line", () => {
+  it("prints the error, the usage line and where to read more, not the whole help, and exits 2", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", "users.jsonl", "--data-dri", "d"], { encoding: "utf8" });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "human-users: unknown option --data-dri (did you mean --data-dir?)\n" +
+        "Usage: human-users import FILE (--database-url URL | --data-dir DIR) --org ID [options]\n" +
+        'Run "human-users --help" for every option.\n',
+    });
+  }, 30_000);
 });
 
 describe("CSV", () => {
