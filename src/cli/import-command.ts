@@ -151,15 +151,24 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
   return keys;
 }
 
+/** Why the file to import cannot be read, in words (not `ENOENT: no such file or directory, stat '...'`). */
+function inputFileError(path: string, error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT") throw new InputError(`the file to import, ${path}, does not exist`);
+  if (code === "EACCES" || code === "EPERM") throw new InputError(`the file to import, ${path}, cannot be read: permission denied`);
+  if (code === "ENOTDIR") throw new InputError(`the file to import, ${path}, does not exist: a part of its path is not a folder`);
+  throw error;
+}
+
 /**
  * What can be checked before the database is opened: the file and its header, and the report and
  * links paths. Gives the file's size.
  */
 async function checkBeforeStart(command: ImportCommand): Promise<number> {
-  const file = await stat(command.file);
+  const file = await stat(command.file).catch((error: unknown) => inputFileError(command.file, error));
   // Found here, not at the first read, after the migration and the organization were made.
   if (file.isDirectory()) throw new InputError(`${command.file} is a folder, not a file to import`);
-  if (file.isFile()) await (await open(command.file, "r")).close();
+  if (file.isFile()) await (await open(command.file, "r").catch((error: unknown) => inputFileError(command.file, error))).close();
   // A pipe would block, then lose its start to the header check.
   if (command.format === "csv" && !file.isFile()) {
     throw new InputError("a CSV file is read twice (its header first, before the database is opened), so it must be a regular file, not a pipe or a device: save it to a file first");

@@ -175,7 +175,7 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
-  it("refuses, before touching the database and showing none of its cells, a first line naming no column, JSON Lines named .csv, and a header naming a column twice", async () => {
+  it("refuses, before touching the database and showing none of its cells, a first line naming no column, JSON Lines named .csv, a header naming a column twice, a folder and a missing file", async () => {
     const database = await cliDatabase("header");
     try {
       const cases: [string, string, string][] = [
@@ -196,6 +196,16 @@ describe(`human-users import on ${where}`, () => {
       mkdirSync(folder, { recursive: true });
       const io = captured();
       expect({ result: await runImport(command(folder, database.target), io), out: io.out, err: io.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${folder} is a folder, not a file to import\n`] });
+      // Said in words, not as Node's "ENOENT: no such file or directory, stat '...'".
+      const missing = join(scratch.path, "missing.jsonl");
+      const underAFile = join(fileWith("plain.txt", "x"), "users.jsonl");
+      for (const [path, message] of [
+        [missing, `the file to import, ${missing}, does not exist`],
+        [underAFile, `the file to import, ${underAFile}, does not exist: a part of its path is not a folder`],
+      ] as const) {
+        const ioMissing = captured();
+        expect({ result: await runImport(command(path, database.target), ioMissing), out: ioMissing.out, err: ioMissing.err }).toEqual({ result: { exitCode: 2 }, out: [], err: [`human-users import: ${message}\n`] });
+      }
       expect(await database.tables()).toEqual([]);
     } finally {
       await database.drop();
