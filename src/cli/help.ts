@@ -39,7 +39,8 @@ Options:
   --batch-size N          users per database write (default ${defaultBulkImportOptions.batchSize})
   --concurrency N         users checked at the same time (default ${defaultBulkImportOptions.concurrency})
   --parallel-batches N    batches written at the same time (default ${defaultBulkImportOptions.parallelBatches})
-  --origin URL            public base URL for links in initialization mails
+  --origin URL            the application's public URL, which the links in the mails and the links file
+                          start with (required with the keys: without them no link is made)
   --progress-interval S   seconds between progress lines when not on a terminal (default 10)
   --quiet                 no progress and no notes, only the summary
   -h, --help              this text

@@ -148,6 +148,13 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
       "HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: give the application's keys so the codes in initialization mails can be checked, or pass --no-mail",
     );
   }
+  // With keys the import makes links (in the mails it queues, in the links file), and they are
+  // sent as made: without --origin they would send users to http://localhost:8080.
+  if (keys !== undefined && command.origin === undefined) {
+    throw new SetupError(
+      "--origin is required: the links in the mails the import queues and in the links file start with it, the application's public URL (e.g. --origin https://id.example.com); without it they would point at http://localhost:8080",
+    );
+  }
   return keys;
 }
 

@@ -14,6 +14,11 @@ import { importCommand, scratchFolder, userRequest } from "./support.js";
 
 const scratch = scratchFolder("cli-command");
 const fileWith = scratch.file;
+/** `run` as given without --origin. */
+function withoutOrigin(run: ImportCommand): ImportCommand {
+  const { origin: _origin, ...rest } = run;
+  return rest;
+}
 
 /** A named pipe in the scratch folder, as `/dev/stdin` is when a file is piped in. */
 function namedPipe(name: string): string {
@@ -137,7 +142,17 @@ describe(`human-users import on ${where}`, () => {
       const file = fileWith("one.jsonl", jsonLines(1, "one"));
       const cases: [ImportCommand, Record<string, string>, string][] = [
         [command(file, database.target, { createOrg: false }), appKeys, `human-users import: the organization "acme" does not exist in`],
-        [command(join(scratch.path, "missing.jsonl"), database.target), appKeys, "human-users import: ENOENT"],
+        [command(join(scratch.path, "missing.jsonl"), database.target), appKeys, `human-users import: the file to import, ${join(scratch.path, "missing.jsonl")}, does not exist\n`],
+        [
+          withoutOrigin(command(file, database.target)),
+          appKeys,
+          "human-users import: --origin is required: the links in the mails the import queues and in the links file start with it, the application's public URL (e.g. --origin https://id.example.com); without it they would point at http://localhost:8080\n",
+        ],
+        [
+          withoutOrigin(command(file, database.target, { noMail: true, dryRun: true })),
+          appKeys,
+          "human-users import: --origin is required:",
+        ],
         [
           command(file, database.target),
           {},

@@ -77,6 +77,7 @@ describe(`human-users import --dry-run on ${postgresUrl === undefined ? "PGlite"
         noMail: false,
         progressIntervalMs: 60_000,
         quiet: true,
+        origin: "https://id.acme.test",
       };
       const opened = await openStore(database.target);
       await opened.store.upsertIdentityProvider({ id: "idp-1" });

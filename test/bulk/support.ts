@@ -99,6 +99,7 @@ export function importCommand(file: string, target: ImportCommand["target"], ove
     noMail: false,
     progressIntervalMs: 60_000,
     quiet: true,
+    origin: "https://id.acme.test",
     ...overrides,
   };
 }
