@@ -82,18 +82,24 @@ describe("the import's PGlite folder", () => {
       mkdirSync(join(scratch.path, `race-${round}`), { recursive: true });
       writeFileSync(join(scratch.path, `race-${round}`, PGLITE_LOCK_FILE), `${deadPid}\nold\n`);
     }
-    const start = Date.now() + 1500;
     const lockModule = new URL("../../src/adapters/pglite/folder-lock.ts", import.meta.url).href;
-    // Each child takes folder r at start + r * 100 ms, and holds what it won for 50 ms.
+    // Each child takes folder r at start + r * 250 ms, and holds what it won for 150 ms (a child
+    // descheduled longer than that under load would find the folder free again). The start
+    // is given once both are ready: a fixed one, under load, found one child still booting, and
+    // the other had taken and freed every folder by then.
     const child = `
       const { lockPgliteFolder } = await import(${JSON.stringify(lockModule)});
+      const { once } = await import("node:events");
+      process.stdout.write("ready\\n");
+      const [line] = await once(process.stdin, "data");
+      const start = Number(String(line).trim());
       const results = [];
       for (let round = 0; round < ${rounds}; round++) {
-        while (Date.now() < ${start} + round * 100) {}
+        while (Date.now() < start + round * 250) {}
         try {
           const lock = await lockPgliteFolder(${JSON.stringify(scratch.path)} + "/race-" + round);
           results.push("won");
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, 150));
           await lock.release();
         } catch (error) {
           results.push(error.name === "PgliteFolderInUseError" ? "refused" : String(error));
@@ -101,14 +107,24 @@ describe("the import's PGlite folder", () => {
       }
       process.stdout.write(JSON.stringify(results));
     `;
-    const run = () =>
-      new Promise<string[]>((resolve, reject) => {
-        const spawned = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", child], { stdio: ["ignore", "pipe", "inherit"] });
-        let out = "";
-        spawned.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        spawned.on("close", () => (out === "" ? reject(new Error("no result")) : resolve(JSON.parse(out) as string[])));
+    const children = [0, 1].map(() => {
+      const spawned = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", child], { stdio: ["pipe", "pipe", "inherit"] });
+      let out = "";
+      let markReady: () => void = () => undefined;
+      const ready = new Promise<void>((resolve) => (markReady = resolve));
+      spawned.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.startsWith("ready\n")) markReady();
       });
-    const [first, second] = await Promise.all([run(), run()]);
+      const results = new Promise<string[]>((resolve, reject) =>
+        spawned.on("close", () => (out.startsWith("ready\n") ? resolve(JSON.parse(out.slice("ready\n".length)) as string[]) : reject(new Error("no result")))),
+      );
+      return { spawned, ready, results };
+    });
+    await Promise.all(children.map(({ ready }) => ready));
+    const start = Date.now() + 300;
+    for (const { spawned } of children) spawned.stdin.end(`${start}\n`);
+    const [first, second] = await Promise.all(children.map(({ results }) => results));
     const winners = Array.from({ length: rounds }, (_, round) => [first?.[round], second?.[round]].filter((result) => result === "won").length);
     expect(winners).toEqual(Array.from({ length: rounds }, () => 1));
   }, 60_000);
