@@ -1,4 +1,5 @@
 import { argon2id } from "@noble/hashes/argon2.js";
+import { ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { parsePasswordHash, parseExplicitPasswordHash, verifyPassword, verifyPasswordWithFormat } from "../../src/passwords/index.js";
 
@@ -75,5 +76,23 @@ describe("spellings beyond the spec's table", () => {
       message: "the password hash is not in a supported format",
     });
     expect(parsePasswordHash("{CRYPT}aa1234567890A")._unsafeUnwrapErr().reason).toBe("unknown-format");
+  });
+});
+
+describe("crypt salts beyond ./0-9A-Za-z", () => {
+  // Made by libxcrypt's crypt(3) (Python's crypt module) with the password "pässwörd": crypt
+  // makes no such salts itself, but checks hashes with them, which another system may have made.
+  const LIBXCRYPT: readonly string[] = [
+    '$1$ab"cd$R7hOeQ8QQMl9vP8gwLM820',
+    "$1$~{|}^_`@$qGjh4pmGaSK65loaXR4lf/",
+    "$5$rounds=1000$ab~cd'()+,$D3kMu09xsFh.TnsDO3Hj1MJdIAXNoeX.UAqq00xX.y4",
+    "$6$<=>?[]#%&-$O1W6lpxFCu0yRdyiZ6OCHLjgjghXKE4J8ybi5zagXzW9bbq7r/Hq5IDPmcAAhFuJWog2kInShy9Ljl9Go0Xc..",
+    "$5$x,y$7KSeS1hoxWeyGpbSdRArt5zjllJE2yt45pwAkm1pGp/",
+  ];
+
+  it.each(LIBXCRYPT)("checks %s as libxcrypt does", async (hash) => {
+    const right = await verifyPassword(hash, "pässwörd");
+    const wrong = await verifyPassword(hash, "passwörd");
+    expect([right.map((verdict) => verdict.valid), wrong.map((verdict) => verdict.valid)]).toEqual([ok(true), ok(false)]);
   });
 });

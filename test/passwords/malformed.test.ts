@@ -42,6 +42,12 @@ const MALFORMED: readonly (readonly [string, HashRejectionReason])[] = [
   ["$apr1$r31.....$HqJZimcKQFAMYayBlzkrA", "malformed"],
   ["$5$rounds=05000$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
   ["$5$salt:string$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  // The salt characters libxcrypt refuses too: space, "!", "*", ";" and "\\".
+  ["$1$ab cd$R7hOeQ8QQMl9vP8gwLM820", "malformed"],
+  ["$1$ab!cd$R7hOeQ8QQMl9vP8gwLM820", "malformed"],
+  ["$6$ab*cd$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  ["$5$ab;cd$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  ["$apr1$ab\\cd$R7hOeQ8QQMl9vP8gwLM820", "malformed"],
   ["$5$saltstringsaltstr$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
   ["$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L", "malformed"],
   ["$S$ECiTwp95d.CM.PorExdDeWcec0F1SeaEsf3Yon9RUcrhQy4Q7X", "malformed"],

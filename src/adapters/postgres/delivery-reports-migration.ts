@@ -28,8 +28,8 @@ $$;
 `;
 
 /**
- * Version 6: the same function, cheaper for the few reports a write statement carries (2–5 under
- * load). Planning the joined UPDATE on every call cost the database about 95 µs per report in
+ * Version 6: the same function, cheaper for a few reports in a call (2–5 under load, when they
+ * rode in write statements). Planning the joined UPDATE on every call cost the database about 95 µs per report in
  * calls of three, more than the update itself; a few reports are now updated one by one, by id,
  * under a plan made once per connection (about 72 µs). That plan must not read the outbox
  * sequentially, as the cheapest way while it was tiny: `enable_seqscan = off` leaves it the unique

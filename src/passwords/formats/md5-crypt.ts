@@ -6,6 +6,7 @@ import { digest } from "../primitives/digest.js";
 import { digestStreams } from "../primitives/fast-digest.js";
 import { malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
+import { isCryptSalt } from "./crypt-salt.js";
 
 /** A parsed MD5-crypt hash (`$1$`, `$apr1$`, `$md5-crypt$`). */
 export interface Md5CryptHash {
@@ -17,7 +18,7 @@ export interface Md5CryptHash {
 }
 
 const SCHEME = "md5-crypt";
-const SHAPE = /^\$(1|apr1|md5-crypt)\$([./0-9A-Za-z]{0,8})\$([./0-9A-Za-z]{22})$/;
+const SHAPE = /^\$(1|apr1|md5-crypt)\$([^$]{0,8})\$([./0-9A-Za-z]{22})$/;
 /** Byte order of the encoded digest (groups of final[i], final[i+6], final[i+12], low byte first). */
 const ORDER = [12, 6, 0, 13, 7, 1, 14, 8, 2, 15, 9, 3, 5, 10, 4, 11] as const;
 const ROUNDS = 1000;
@@ -26,6 +27,7 @@ export function parseMd5Crypt(encoded: string): Result<Md5CryptHash, HashRejecti
   const match = SHAPE.exec(encoded);
   if (match === null) return err(malformed(SCHEME, "the string", "does not have the $1$<salt up to 8>$<22 characters> shape"));
   const [, magicName, salt, checksum] = match as unknown as [string, string, string, string];
+  if (!isCryptSalt(salt)) return err(malformed(SCHEME, "salt", "is not up to 8 printable ASCII characters but $!*:;\\ and space"));
   const permuted = decodeHash64(checksum);
   if (permuted === undefined) return err(malformed(SCHEME, "checksum", "is not canonical crypt base64"));
   return ok({ family: "md5-crypt", magic: magicName === "apr1" ? "$apr1$" : "$1$", salt, digest: unpermute(permuted, ORDER) });

@@ -8,6 +8,7 @@ import { digest } from "../primitives/digest.js";
 import { digestStreams, repeatedDigest } from "../primitives/fast-digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
+import { isCryptSalt } from "./crypt-salt.js";
 
 /** A parsed SHA-crypt hash (`$5$`, `$6$`, and their named forms). */
 export interface ShaCryptHash {
@@ -45,7 +46,7 @@ export function parseShaCrypt(encoded: string): Result<ShaCryptHash, HashRejecti
     if (parsed.value < MIN_ROUNDS) return err(malformed(SCHEME, "rounds", `is below ${MIN_ROUNDS}`));
     rounds = parsed.value;
   }
-  if (!/^[./0-9A-Za-z]*$/.test(salt) || salt.length > MAX_SALT) return err(malformed(SCHEME, "salt", "is not up to 16 characters of ./0-9A-Za-z"));
+  if (!isCryptSalt(salt) || salt.length > MAX_SALT) return err(malformed(SCHEME, "salt", "is not up to 16 printable ASCII characters but $!*:;\\ and space"));
   const order = digestName === "sha256" ? SHA256_ORDER : SHA512_ORDER;
   const permuted = checksum.length === (digestName === "sha256" ? 43 : 86) ? decodeHash64(checksum) : undefined;
   if (permuted === undefined) return err(malformed(SCHEME, "checksum", "is not a canonical crypt base64 digest of the right length"));
