@@ -77,10 +77,12 @@ function unreadable(cause: unknown): HttpProblem {
 
 /** A Fetch Request's body, read while counting bytes. */
 export async function readFetchBody(request: Request, limit: number): Promise<Result<Uint8Array, HttpProblem>> {
+  // Read (or taken by a reader) before this handler: the caller's mistake, told as the Node front end tells it.
+  if (request.bodyUsed || request.body?.locked === true) return err(problems.bodyAlreadyRead());
   if (request.body === null) return ok(new Uint8Array());
-  const reader = request.body.getReader();
   const body = limitedBody(limit);
   try {
+    const reader = request.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

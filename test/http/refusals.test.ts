@@ -234,6 +234,25 @@ describe("bodies", () => {
   });
 });
 
+describe("a body already read", () => {
+  // As createNodeHandler answers a body a middleware read before it: the caller's mistake, not a 500.
+  it.each([
+    ["read", async (request: Request) => void (await request.text())],
+    ["locked by a reader", async (request: Request) => void request.body?.getReader()],
+  ])("answers 400 with code 3 when the body was %s before the handler", async (_how, before) => {
+    const tripwire = tripwirePorts();
+    const handler = createFetchHandler(tripwire.ports, { authenticate: () => ADMIN });
+    const request = new Request(`http://localhost${REST_A}`, { method: "POST", headers: JSON_HEADERS, body: "{}" });
+    await before(request);
+    const response = await handler(request);
+    expect({ status: response.status, body: await response.json(), touched: tripwire.touched }).toEqual({
+      status: 400,
+      body: restError(3, "HTTP-r34d", "request body was already read by another handler before this one"),
+      touched: [],
+    });
+  });
+});
+
 describe("authentication", () => {
   // Any falsy answer is "no credentials", as `token && lookup(token)` gives in JavaScript.
   it.each([undefined, null, false, "", 0])("answers 401 with code 16 when authenticate returns %j, without reading the body", async (returned) => {
