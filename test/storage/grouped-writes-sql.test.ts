@@ -20,6 +20,8 @@ interface Watch {
   readonly sent: string[];
   /** The error the statement fails with instead of running, if any. */
   failing?: ((text: string) => Error | undefined) | undefined;
+  /** A wait before the statement goes on to the database, if any. */
+  holding?: ((text: string) => Promise<void> | undefined) | undefined;
 }
 
 const names = new Map<string, string>([
@@ -67,7 +69,8 @@ async function subject(maxWritesInFlight: number): Promise<Subject> {
           ...client,
           query: (query: PgQuery) => {
             try {
-              return client.query(query);
+              const hold = watch.holding?.(query.text);
+              return hold === undefined ? client.query(query) : hold.then(() => client.query(query));
             } catch (error) {
               return Promise.reject(error);
             }
@@ -106,6 +109,7 @@ async function subject(maxWritesInFlight: number): Promise<Subject> {
   const watched: PgliteLike = {
     query: async (text, params) => {
       observe(text);
+      await watch.holding?.(text);
       return db.query(text, params);
     },
     exec: (script) => db.exec(script),
@@ -298,16 +302,33 @@ describe(`grouped new users' writes on ${server}`, () => {
     expect((await contents(target)).listings).toHaveLength(4);
   });
 
-  it("sends the reports given together in one statement, and those given while it is on its way in the next one", async () => {
+  it("sends the reports given together in one statement, and those given while it is on its way in the next one, after it", async () => {
     const target = await opened(1);
     const ids = await Promise.all(["r1", "r2", "r3", "r4", "r5"].map((userId) => withDelivery(target, userId)));
     target.watch.sent.length = 0;
     const [r1, r2, r3, r4, r5] = ids as [string, string, string, string, string];
+    // The first report statement is held on its way until the later reports are given.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reportStatements = 0;
+    let firstOnItsWay: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (firstOnItsWay = resolve));
+    target.watch.holding = (text) => {
+      if (names.get(text) !== "report") return undefined;
+      reportStatements += 1;
+      if (reportStatements > 1) return undefined;
+      firstOnItsWay();
+      return held;
+    };
     const first = [target.store.outbox.markDelivered(r1, at(1_000)), target.store.outbox.markDelivered(r2, at(2_000))];
-    // Given a turn later, while the first statement is on its way: they wait for it and go together.
-    await new Promise((resolve) => setImmediate(resolve));
+    await started;
     const second = [r3, r4, r5].map((id, index) => target.store.outbox.markDelivered(id, at(3_000 + index * 1_000)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // One statement on its way at a time: the later three wait for it.
+    expect(reportStatements).toBe(1);
+    release();
     expect(await Promise.all([...first, ...second])).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    target.watch.holding = undefined;
     expect(target.watch.sent).toEqual(["report", "report"]);
     await expectDelivered(target, ids.map((id, index) => [id, at((index + 1) * 1_000)] as const));
   });
