@@ -42,6 +42,10 @@ const MALFORMED: readonly (readonly [string, HashRejectionReason])[] = [
   ["$apr1$r31.....$HqJZimcKQFAMYayBlzkrA", "malformed"],
   ["$5$rounds=05000$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
   ["$5$salt:string$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
+  // No salt after rounds=, or rounds= that is no number: not a salt "rounds=...", as libxcrypt reads it.
+  ["$5$rounds=1000$japDxBfHcSVGcyn00bW518Ndv09CHo6WdVnm01mosE2", "malformed"],
+  ["$5$rounds=abc$japDxBfHcSVGcyn00bW518Ndv09CHo6WdVnm01mosE2", "malformed"],
+  ["$6$rounds=$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5", "malformed"],
   // The salt characters libxcrypt refuses too: space, "!", "*", ";" and "\\".
   ["$1$ab cd$R7hOeQ8QQMl9vP8gwLM820", "malformed"],
   ["$1$ab!cd$R7hOeQ8QQMl9vP8gwLM820", "malformed"],

@@ -46,6 +46,9 @@ export function parseShaCrypt(encoded: string): Result<ShaCryptHash, HashRejecti
     if (parsed.value < MIN_ROUNDS) return err(malformed(SCHEME, "rounds", `is below ${MIN_ROUNDS}`));
     rounds = parsed.value;
   }
+  // A hash without a salt after its rounds (`$5$rounds=1000$<hash>`) matches with "rounds=1000"
+  // as the salt; crypt reads it as rounds, so it is refused, as crypt refuses it.
+  if (salt.startsWith("rounds=")) return err(malformed(SCHEME, "salt", "is missing after rounds="));
   if (!isCryptSalt(salt) || salt.length > MAX_SALT) return err(malformed(SCHEME, "salt", "is not up to 16 printable ASCII characters but $!*:;\\ and space"));
   const order = digestName === "sha256" ? SHA256_ORDER : SHA512_ORDER;
   const permuted = checksum.length === (digestName === "sha256" ? 43 : 86) ? decodeHash64(checksum) : undefined;
