@@ -62,16 +62,33 @@ function inputFormat(given: string | undefined, file: string): InputFormat | Ref
 function parseRefusal(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
-  const named = /'(-[^' ]+)/.exec(message)?.[1];
+  // The option as its message quotes it: '--org', '--org <value>', or '-h, --help' for one with a short form.
+  const quoted = /'(-[^']*)'/.exec(message)?.[1];
+  const named = quoted?.split(", ").at(-1)?.split(" ")[0];
   if (named === undefined) return message;
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const meant = closestName(named.replace(/^-+/, ""), Object.keys(options));
+    const meant = meantOption(named.replace(/^-+/, ""));
     return `unknown option ${named}${meant === undefined ? "" : ` (did you mean --${meant}?)`}`;
   }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return /does not take an argument/.test(message) ? `${named} takes no value` : `${named} needs a value`;
-  }
-  return message;
+  if (code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return message;
+  if (/does not take an argument/.test(message)) return `${named} takes no value`;
+  if (/is ambiguous/.test(message)) return `${named} is followed by an option, not a value (a value that starts with "-" is written ${named}=-VALUE)`;
+  return `${named} needs a value`;
+}
+
+/**
+ * The option a mistyped name likely means: one it begins (`--dry` for `--dry-run`, when only one
+ * does), the longest it begins with (`--orgg`), or, for a name of five letters or more, one a few
+ * letters off. A short name is a few letters from many options (`--url` from `--org`), so it gets
+ * no guess.
+ */
+function meantOption(name: string): string | undefined {
+  const names = Object.keys(options);
+  const begun = names.filter((option) => option.startsWith(name));
+  if (begun.length > 0) return begun.length === 1 ? begun[0] : undefined;
+  const within = names.filter((option) => name.startsWith(option)).sort((x, y) => y.length - x.length);
+  if (within.length > 0) return within[0];
+  return name.length >= 5 ? closestName(name, names) : undefined;
 }
 
 /** `human-users import FILE ...` from the command line's arguments (without node and the script). */

@@ -112,6 +112,13 @@ describe("arguments", () => {
       [["import", "f", "-x"], "unknown option -x"],
       [["import", "f", "--data-dir", "d", "--org"], "--org needs a value"],
       [["import", "f", "--quiet=yes"], "--quiet takes no value"],
+      [["import", "f", "--help=x"], "--help takes no value"],
+      [["import", "f", "--data-dir", "d", "--org", "-acme"], '--org is followed by an option, not a value (a value that starts with "-" is written --org=-VALUE)'],
+      // A name an option begins, or one it begins with, and no guess for a short name few letters from many.
+      [["import", "f", "--dry"], "unknown option --dry (did you mean --dry-run?)"],
+      [["import", "f", "--no-mai"], "unknown option --no-mai (did you mean --no-mail?)"],
+      [["import", "f", "--url", "u"], "unknown option --url"],
+      [["import", "f", "--dat", "d"], "unknown option --dat"],
     ];
     for (const [argv, message] of parseRefusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
     // The last of two would win without a word: a second --database-url picks the target database.
