@@ -40,7 +40,8 @@ Options:
   --concurrency N         users checked at the same time (default ${defaultBulkImportOptions.concurrency})
   --parallel-batches N    batches written at the same time (default ${defaultBulkImportOptions.parallelBatches})
   --origin URL            the application's public URL, which the links in the mails and the links file
-                          start with (required with the keys: without them no link is made)
+                          start with; required with the keys unless --no-mail (then a row asking for
+                          a link fails without it)
   --progress-interval S   seconds between progress lines when not on a terminal (default 10)
   --quiet                 no progress and no notes, only the summary
   -h, --help              this text
@@ -60,7 +61,8 @@ database's outbox for the application's delivery worker; nothing is sent from he
 are keyed with the application's keys, which the import needs: HUMAN_USERS_CODE_HMAC_KEY (base64,
 32 to 1024 bytes), HUMAN_USERS_ENCRYPTION_KEY (base64, 32 bytes) and HUMAN_USERS_KEY_ID
 (HUMAN_USERS_PREVIOUS_KEYS: retired keys, keyId:hmacKey:encryptionKey separated by commas).
-Without them the import refuses to start, unless --no-mail. Firebase hashes in the $f_scrypt$
+Without them the import refuses to start, unless --no-mail; with them, so it does without
+--origin, unless --no-mail. Firebase hashes in the $f_scrypt$
 spelling need the project's signer key: HUMAN_USERS_FIREBASE_SIGNER_KEY (its base64_signer_key).
 
 The report (JSON Lines) has one line per problem: {"line", "status", "code", "error", "field",

@@ -12,7 +12,7 @@ import { SetupError, type StoreTarget } from "./open-storage.js";
 import { prepareDryRunStore, prepareStore, type PreparedStore } from "./prepared-store.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
 import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
-import { linkEntry, openLinks, refuseLinksWithoutKeys, type LinksFile } from "./links.js";
+import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN, linkEntry, openLinks, refuseLinks, type LinksFile } from "./links.js";
 import { refuseSharedPaths, refuseUnwritable } from "./output-paths.js";
 import { checkHeader, InputError, readRows, type InputFormat, type Row } from "./rows.js";
 
@@ -148,11 +148,11 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
       "HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY are not set: give the application's keys so the codes in initialization mails can be checked, or pass --no-mail",
     );
   }
-  // With keys the import makes links (in the mails it queues, in the links file), and they are
-  // sent as made: without --origin they would send users to http://localhost:8080.
-  if (keys !== undefined && command.origin === undefined) {
+  // The mails the import queues carry links, sent as made: without --origin they would send users
+  // to http://localhost:8080. (With --no-mail only a row asking for a link needs it: see refuseLinks.)
+  if (keys !== undefined && !command.noMail && command.origin === undefined) {
     throw new SetupError(
-      "--origin is required: the links in the mails the import queues and in the links file start with it, the application's public URL (e.g. --origin https://id.example.com); without it they would point at http://localhost:8080",
+      "--origin is required: the links in the initialization mails the import queues start with it, the application's public URL (e.g. --origin https://id.example.com); without it they would point at http://localhost:8080. Or pass --no-mail",
     );
   }
   return keys;
@@ -242,7 +242,9 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     report = await openReport(command.reportPath);
     links = openLinks(command.linksPath);
     const rows = readRows(command.file, command.format);
-    const requests = requestsOf(keys.value === undefined ? refuseLinksWithoutKeys(rows) : rows, pending, lines, readFailure);
+    // Rows asking for a link fail, and the others go on, when a link could not be made right.
+    const linkRefusal = keys.value === undefined ? LINK_NEEDS_KEYS : command.origin === undefined ? LINK_NEEDS_ORIGIN : undefined;
+    const requests = requestsOf(linkRefusal === undefined ? rows : refuseLinks(rows, linkRefusal), pending, lines, readFailure);
     for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
       const row = pending.get(outcome.index);
       pending.delete(outcome.index);

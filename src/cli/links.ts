@@ -82,21 +82,20 @@ function asksForLink(request: unknown): boolean {
 }
 
 /**
- * The rows, with each one that asks for a passwordless link refused (code 9): an import without
- * the application's keys could only key the link's code with a throwaway key, and the application
- * could never check it. The other rows go on.
+ * Why a link cannot be made: without the application's keys its code could only be keyed with a
+ * throwaway key, which the application could never check; without `--origin` it would point at
+ * http://localhost:8080.
  */
-export async function* refuseLinksWithoutKeys(rows: AsyncIterable<Row>): AsyncGenerator<Row, void, undefined> {
+export const LINK_NEEDS_KEYS =
+  "a passwordless registration link needs the application's keys (HUMAN_USERS_CODE_HMAC_KEY, HUMAN_USERS_ENCRYPTION_KEY): without them its code could never be checked";
+export const LINK_NEEDS_ORIGIN =
+  "a passwordless registration link needs --origin, the application's public URL: without it the link would point at http://localhost:8080";
+
+/** The rows, with each one that asks for a passwordless link refused (code 9) for `why`; the other rows go on. */
+export async function* refuseLinks(rows: AsyncIterable<Row>, why: string): AsyncGenerator<Row, void, undefined> {
   for await (const row of rows) {
     if ("request" in row && asksForLink(row.request)) {
-      yield {
-        line: row.line,
-        end: row.end,
-        code: 9,
-        field: LINK_FIELD,
-        problem:
-          "a passwordless registration link needs the application's keys (HUMAN_USERS_CODE_HMAC_KEY, HUMAN_USERS_ENCRYPTION_KEY): without them its code could never be checked",
-      };
+      yield { line: row.line, end: row.end, code: 9, field: LINK_FIELD, problem: why };
     } else yield row;
   }
 }

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runImport, type CommandIo, type ImportCommand } from "../../src/cli/import-command.js";
+import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN } from "../../src/cli/links.js";
 import { openStore } from "../../src/cli/open-storage.js";
 import { keysFromEnvironment, memoryMailer, registerPasskey, systemClock } from "../../src/index.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
@@ -103,23 +104,17 @@ describe(`human-users import with passwordless links on ${postgresUrl === undefi
     }
   }, 60_000);
 
-  it("with --no-mail and no keys, refuses a row that asks for a link (its code could never be checked) and imports the others", async () => {
-    const path = file("nokeys.jsonl", [passwordless("fay"), userRequest("gus")]);
-    const database = await cliDatabase("nokeys");
+  it.each([
+    ["no keys", "nokeys", {}, LINK_NEEDS_KEYS],
+    ["keys and no --origin", "noorigin", appKeys, LINK_NEEDS_ORIGIN],
+  ])("with --no-mail and %s, refuses a row that asks for a link and imports the others", async (_case, name, env, reason) => {
+    const path = file(`${name}.jsonl`, [passwordless("fay"), userRequest("gus")]);
+    const database = await cliDatabase(name);
     try {
-      const run = command(path, database.target, { noMail: true });
+      const { origin: _origin, ...run } = command(path, database.target, { noMail: true });
       writeFileSync(`${path}.links.jsonl`, "");
-      expect(await runImport(run, captured({}))).toMatchObject({ exitCode: 1, summary: { rows: 2, imported: 1, existing: 0, failed: 1 } });
-      expect(jsonLines(run.reportPath)).toEqual([
-        {
-          line: 1,
-          status: "failed",
-          code: 9,
-          field: "requestPasswordlessRegistration",
-          reason:
-            "a passwordless registration link needs the application's keys (HUMAN_USERS_CODE_HMAC_KEY, HUMAN_USERS_ENCRYPTION_KEY): without them its code could never be checked",
-        },
-      ]);
+      expect(await runImport(run, captured(env))).toMatchObject({ exitCode: 1, summary: { rows: 2, imported: 1, existing: 0, failed: 1 } });
+      expect(jsonLines(run.reportPath)).toEqual([{ line: 1, status: "failed", code: 9, field: "requestPasswordlessRegistration", reason }]);
       expect(readFileSync(run.linksPath, "utf8")).toBe("");
       expect((await database.contents()).usernames).toEqual(["gus"]);
     } finally {
