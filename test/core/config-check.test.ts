@@ -283,7 +283,7 @@ describe("checkConfiguration", () => {
       previous: [{ ...testKeys, keyId: "old" }, { ...testKeys, keyId: "old", encryptionKey: "AAAA" }, null],
     };
     expect(configurationProblems(testPorts({ keys: keys as unknown as NonNullable<Ports["keys"]> }))).toEqual([
-      "ports.keys.keyId must be 1 to 200 characters, without spaces, commas, colons or control characters",
+      "ports.keys.keyId must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters",
       "ports.keys.codeHmacKey must be a Uint8Array of 32 to 1024 bytes",
       "ports.keys.encryptionKey must be a Uint8Array of 32 bytes",
       "ports.keys.previous[1].encryptionKey must be a Uint8Array of 32 bytes",
@@ -291,6 +291,26 @@ describe("checkConfiguration", () => {
       "ports.keys.previous[2] must be an object with keyId, codeHmacKey and encryptionKey",
     ]);
     expect(configurationProblems(testPorts({ keys: { ...testKeys, previous: [testKeys] } }))).toEqual(["ports.keys.previous[0].keyId repeats a key id: each key set needs its own"]);
+  });
+
+  it("names a hole in the retired key sets, which a later lookup of a code's key would meet", () => {
+    // [, old] and [old, , ]: a stray comma in the host's array.
+    const old = { ...testKeys, keyId: "old" };
+    // eslint-disable-next-line no-sparse-arrays
+    for (const [previous, index] of [[[, old], 0], [[old, , ], 1]] as const) {
+      expect(configurationProblems(testPorts({ keys: { ...testKeys, previous: previous as unknown as never } }))).toEqual([
+        `ports.keys.previous[${index}] must be an object with keyId, codeHmacKey and encryptionKey`,
+      ]);
+    }
+  });
+
+  it("refuses a key id that reads as another: not in NFC, or with an invisible character", () => {
+    for (const keyId of ["cafe\u0301", "k1\u034f", "k1\u3164", "k\u200b1"]) {
+      expect(configurationProblems(testPorts({ keys: { ...testKeys, keyId } }))).toEqual([
+        "ports.keys.keyId must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters",
+      ]);
+    }
+    expect(configurationProblems(testPorts({ keys: { ...testKeys, keyId: "caf\u00e9-2026" } }))).toEqual([]);
   });
 
   it("refuses keys on a SharedArrayBuffer, which Web Crypto cannot import, and takes the same bytes copied", () => {

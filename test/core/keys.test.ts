@@ -53,7 +53,7 @@ describe("keysFromEnvironment", () => {
       [{ ...good, HUMAN_USERS_CODE_HMAC_KEY: base64(32, 0xfb).replace(/\+/g, "-").replace(/\//g, "_") }, "HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_ENCRYPTION_KEY: base64(33, 2) }, "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes"],
       [{ ...good, HUMAN_USERS_ENCRYPTION_KEY: "not base64!" }, "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes"],
-      [{ ...good, HUMAN_USERS_KEY_ID: "a b" }, "HUMAN_USERS_KEY_ID must be 1 to 200 characters, without spaces, commas, colons or control characters"],
+      [{ ...good, HUMAN_USERS_KEY_ID: "a b" }, "HUMAN_USERS_KEY_ID must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: "old" }, "HUMAN_USERS_PREVIOUS_KEYS entry 1 must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `old:${base64(16, 1)}:${base64(32, 2)}` }, "HUMAN_USERS_PREVIOUS_KEYS entry 1's codeHmacKey must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `default:${base64(32, 1)}:${base64(32, 2)}` }, 'HUMAN_USERS_PREVIOUS_KEYS entry 1 repeats the key id "default": each key set needs its own'],

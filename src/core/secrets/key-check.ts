@@ -11,10 +11,21 @@ function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
-/** A key id: recorded with every hashed code and sealed secret, so it must be short, printable text. */
+/**
+ * A key id: recorded with every hashed code and sealed secret, and compared as it is written, so it
+ * must be short, printable text that reads as one id only. An id in another normal form
+ * (`cafe\u0301` for `café`) or with an invisible character (`k1\u034f`) would look like the id
+ * the codes were recorded under and never match it.
+ */
 export function keyIdProblem(keyId: unknown, name: string): string | undefined {
-  if (typeof keyId !== "string" || keyId === "" || keyId.length > MAX_KEY_ID_LENGTH || /[\s,:]|\p{C}/u.test(keyId)) {
-    return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters, without spaces, commas, colons or control characters`;
+  if (
+    typeof keyId !== "string" ||
+    keyId === "" ||
+    keyId.length > MAX_KEY_ID_LENGTH ||
+    /[\s,:]|\p{C}|\p{Default_Ignorable_Code_Point}/u.test(keyId) ||
+    keyId.normalize("NFC") !== keyId
+  ) {
+    return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters in NFC, without spaces, commas, colons, control or invisible characters`;
   }
   return undefined;
 }
@@ -51,12 +62,15 @@ export function keysProblems(value: unknown, name: string): string[] {
   if (previous === undefined) return problems;
   if (!Array.isArray(previous)) return [...problems, `${name}.previous must be an array of key sets`];
   const seen = new Set<unknown>([record(value)?.["keyId"]]);
-  previous.forEach((keySet: unknown, index) => {
+  // By index, not forEach: a hole in the array ([, old]) is skipped by forEach but met by the
+  // lookup of a code's key, which must not find it there first.
+  for (let index = 0; index < previous.length; index++) {
+    const keySet: unknown = previous[index];
     const at = `${name}.previous[${index}]`;
     problems.push(...keySetProblems(keySet, at));
     const keyId = record(keySet)?.["keyId"];
     if (seen.has(keyId)) problems.push(`${at}.keyId repeats a key id: each key set needs its own`);
     seen.add(keyId);
-  });
+  }
   return problems;
 }
