@@ -37,7 +37,14 @@ export interface DeliverOptions {
  */
 type Attempt =
   | { readonly ok: true }
-  | { readonly ok: false; readonly error: string; readonly permanent: boolean; readonly setup?: Extract<HostWarning, "mailer-setup" | "sms-sender-missing"> };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly permanent: boolean;
+      readonly setup?: Extract<HostWarning, "mailer-setup" | "sms-sender-missing">;
+      /** The sender that failed, when one was called. */
+      readonly channel?: RenderedNotification["channel"];
+    };
 
 /** The sender for a rendered message, or undefined when no SMS port is configured. */
 function senderFor(ports: DeliveryPorts, rendered: RenderedNotification): (() => Promise<void>) | undefined {
@@ -78,7 +85,7 @@ async function handOver(ports: DeliveryPorts, rendered: RenderedNotification, se
     // Whole: the code and link are taken out before it is cut (a cut inside the code would leave part of it).
     const error = errorText(cause);
     if (isErrorNamed(cause, "MailerSetupError")) return { ok: false, error, permanent: false, setup: "mailer-setup" };
-    return { ok: false, error, permanent: isErrorNamed(cause, "PermanentDeliveryError") };
+    return { ok: false, error, permanent: isErrorNamed(cause, "PermanentDeliveryError"), channel: rendered.channel };
   }
 }
 
@@ -177,8 +184,17 @@ const SETUP_WARNINGS = {
   "mailer-setup": "human-users: the mailer cannot send any mail until its set-up is fixed; notifications stay pending and are retried (warned once)",
   "sms-sender-missing": "human-users: phone codes are waiting for an SMS sender (ports.sms); they stay pending and are retried (warned once)",
 } as const;
-const DELIVERY_FAILING_WARNING =
-  "human-users: a notification could not be delivered and will be retried; check the mailer (its server, its sign-in) if this goes on; pass ports.logger to see every attempt (warned once)";
+// By the sender that failed: a phone code's failure is the SMS sender's, not the mailer's.
+const DELIVERY_FAILING_WARNINGS = {
+  mail: [
+    "delivery-failing",
+    "human-users: a notification could not be delivered and will be retried; check the mailer (its server, its sign-in) if this goes on; pass ports.logger to see every attempt (warned once)",
+  ],
+  sms: [
+    "sms-delivery-failing",
+    "human-users: a phone code could not be sent and will be retried; check the SMS sender (ports.sms) if this goes on; pass ports.logger to see every attempt (warned once)",
+  ],
+} as const;
 const DEAD_WARNING = "human-users: a notification is dead: its code will not reach the user; see the delivery report or the logger's errors for more (warned once)";
 
 /**
@@ -209,8 +225,9 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
   const dead = await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now());
   // Without a logger, a mailer that cannot reach its server would be silent until its mails die,
   // hours later (a set-up failure has a warning of its own).
-  if (!dead && attempt.setup === undefined && round.ports.logger === undefined) {
-    warnHostOnce(undefined, "delivery-failing", { notificationId: notification.id, error }, DELIVERY_FAILING_WARNING);
+  if (!dead && attempt.setup === undefined && attempt.channel !== undefined && round.ports.logger === undefined) {
+    const [cause, message] = DELIVERY_FAILING_WARNINGS[attempt.channel];
+    warnHostOnce(undefined, cause, { notificationId: notification.id, error }, message);
   }
   return dead ? "dead" : "retrying";
 }

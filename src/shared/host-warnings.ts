@@ -12,7 +12,7 @@ export interface WarningLogger {
 }
 
 /** What the host is warned about, once each. */
-export type HostWarning = "mailer-setup" | "sms-sender-missing" | "notification-dead" | "telemetry-failed" | "port-failed" | "delivery-failing" | "default-origin";
+export type HostWarning = "mailer-setup" | "sms-sender-missing" | "notification-dead" | "telemetry-failed" | "port-failed" | "delivery-failing" | "sms-delivery-failing" | "default-origin";
 
 /** Without a logger from the host, warnings go to the console, which every runtime has; nothing else does. */
 export const consoleWarnings: WarningLogger = {

@@ -197,18 +197,32 @@ describe("phone", () => {
     expect(payload?.["phone"]).toBe("+417912345678901");
   });
 
+  const UNPARSED = "is not a phone number that can be parsed";
+  // The parser reads a last group after "#", "," or "~" (dialling marks) as an extension, and
+  // E.164 leaves extensions out: the digits were cut off the number, and an SMS went to the rest.
+  const UNNAMED_EXTENSION = 'has an extension without a word for it (after "#", "," or "~"): write it as "ext. 12", or leave it out';
   it.each([
-    ["+1 800 FLOWERS", {}],
-    ["+41 79 CALL ME", {}],
-    ["+41 79 123 45 67; DROP TABLE x", {}],
-    ["+41 79 1234567x", {}],
-    ["079 CALL ME", { defaultPhoneRegion: "CH" }],
-  ])("refuses %j whole, rather than storing the number found at its start", async (phone, config) => {
+    ["+1 800 FLOWERS", {}, UNPARSED],
+    ["+41 79 CALL ME", {}, UNPARSED],
+    ["+41 79 123 45 67; DROP TABLE x", {}, UNPARSED],
+    ["+41 79 1234567x", {}, UNPARSED],
+    ["079 CALL ME", { defaultPhoneRegion: "CH" }, UNPARSED],
+    ["+41 79 123 45 67#", {}, UNNAMED_EXTENSION],
+    ["+41-79-123-45-67#", {}, UNNAMED_EXTENSION],
+    ["+41 79 123 45,67", {}, UNNAMED_EXTENSION],
+    ["+41 79 123 45 ~67", {}, UNNAMED_EXTENSION],
+    ["079 123 45 67#", { defaultPhoneRegion: "CH" }, UNNAMED_EXTENSION],
+  ])("refuses %j whole, rather than storing the number found at its start", async (phone, config, description) => {
     const ports = testPorts({ config });
     expect(await createHumanUser(ports, { ...minimalCreate(), phone: { phone, isVerified: true } }, context)).toEqual(
-      err(invalidBody([{ field: "phone.phone", description: "is not a phone number that can be parsed" }])),
+      err(invalidBody([{ field: "phone.phone", description }])),
     );
     expect(ports.storage.events()).toEqual([]);
+  });
+
+  it.each(["+41 79 123 45 67 ext. 12", "+41 79 123 45 67 x12", "+41791234567;ext=12"])("takes %j, leaving out the extension it names", async (phone) => {
+    const payload = await addedPayload({ ...minimalCreate(), phone: { phone, isVerified: true } });
+    expect(payload?.["phone"]).toBe("+41791234567");
   });
 
   it("reads a number written with a trunk prefix in brackets, slashes or an extension, as libphonenumber does", async () => {

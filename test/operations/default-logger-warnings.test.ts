@@ -33,6 +33,17 @@ describe("without a logger", () => {
     expect(JSON.stringify(warn.mock.calls)).not.toContain(ports.storage.notifications()[0]?.code ?? "no code");
   });
 
+  it("names the SMS sender, not the mailer, when a phone code cannot be sent", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const ports = testPorts({ sms: { send: () => Promise.reject(new Error("gateway down")) }, config: { immediateDelivery: "off" } });
+    const phone = { phone: "+41 79 123 45 67", sendCode: {} };
+    await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@acme.test", isVerified: true }, phone }, { requester: member });
+    await deliverPendingNotifications(ports);
+    expect(warn.mock.calls.map(([message]) => message)).toEqual([
+      "human-users: a phone code could not be sent and will be retried; check the SMS sender (ports.sms) if this goes on; pass ports.logger to see every attempt (warned once)",
+    ]);
+  });
+
   it("warns nothing of the kind to a host that gave a logger: its logger has every line", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const lines: string[] = [];
