@@ -44,6 +44,9 @@ function positiveWhole(name: string, text: string | undefined): number | undefin
 
 function storeTarget(databaseUrl: string | undefined, dataDir: string | undefined): StoreTarget | Refused {
   if (databaseUrl !== undefined && dataDir !== undefined) return new Refused("give --database-url or --data-dir, not both");
+  // Empty, pg would connect where the PG* variables point, and PGlite would fail on the path "".
+  if (databaseUrl === "") return new Refused("--database-url needs a value");
+  if (dataDir === "") return new Refused("--data-dir needs a value");
   if (databaseUrl !== undefined) return { databaseUrl };
   if (dataDir !== undefined) return { dataDir };
   return new Refused("--database-url or --data-dir is required");
@@ -82,7 +85,8 @@ function parseRefusal(error: unknown): string {
  * letters off. A short name is a few letters from many options (`--url` from `--org`), so it gets
  * no guess.
  */
-function meantOption(name: string): string | undefined {
+function meantOption(given: string): string | undefined {
+  const name = given.toLowerCase();
   const names = Object.keys(options);
   const begun = names.filter((option) => option.startsWith(name));
   if (begun.length > 0) return begun.length === 1 ? begun[0] : undefined;

@@ -72,7 +72,8 @@ A row with requestPasswordlessRegistration gets a registration link, which is ne
 links file (JSON Lines, {"line", "userId", "link", "lifetime", "expiresAt"}) is where each one is
 kept. Send each link to its user. The file holds codes: it is created readable by its owner only,
 lines are appended (a second run keeps the first run's), and it should be deleted once sent.
-Without the application's keys (--no-mail), such a row fails with code 9.
+Without the application's keys (--no-mail), or with them and --no-mail but no --origin, such a
+row fails with code 9.
 
 Ctrl-C stops after the batch in progress and prints the summary (a second Ctrl-C quits at once).
 Exit status: 0 all rows imported or already there, 1 some rows failed (conflicts included),

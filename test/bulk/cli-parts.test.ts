@@ -98,6 +98,8 @@ describe("arguments", () => {
       [["import", "f", "g", "--data-dir", "d", "--org", "a"], "unexpected arguments: g"],
       [["import", "f", "--org", "a"], "--database-url or --data-dir is required"],
       [["import", "f", "--org", "a", "--data-dir", "d", "--database-url", "u"], "give --database-url or --data-dir, not both"],
+      [["import", "f", "--org", "a", "--data-dir="], "--data-dir needs a value"],
+      [["import", "f", "--org", "a", "--database-url="], "--database-url needs a value"],
       [["import", "f", "--data-dir", "d"], "--org is required"],
       [["import", "f", "--data-dir", "d", "--org", "a", "--format", "xml"], "--format must be jsonl or csv"],
       [["import", "f", "--data-dir", "d", "--org", "a", "--batch-size", "0"], "--batch-size must be a whole number of at least 1"],
@@ -119,6 +121,7 @@ describe("arguments", () => {
       [["import", "f", "--no-mai"], "unknown option --no-mai (did you mean --no-mail?)"],
       [["import", "f", "--url", "u"], "unknown option --url"],
       [["import", "f", "--dat", "d"], "unknown option --dat"],
+      [["import", "f", "--ORG", "a"], "unknown option --ORG (did you mean --org?)"],
     ];
     for (const [argv, message] of parseRefusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
     // The last of two would win without a word: a second --database-url picks the target database.

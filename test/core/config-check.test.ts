@@ -283,7 +283,7 @@ describe("checkConfiguration", () => {
       previous: [{ ...testKeys, keyId: "old" }, { ...testKeys, keyId: "old", encryptionKey: "AAAA" }, null],
     };
     expect(configurationProblems(testPorts({ keys: keys as unknown as NonNullable<Ports["keys"]> }))).toEqual([
-      "ports.keys.keyId must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters",
+      "ports.keys.keyId must be 1 to 200 characters, without spaces, commas, colons or control characters",
       "ports.keys.codeHmacKey must be a Uint8Array of 32 to 1024 bytes",
       "ports.keys.encryptionKey must be a Uint8Array of 32 bytes",
       "ports.keys.previous[1].encryptionKey must be a Uint8Array of 32 bytes",
@@ -304,13 +304,18 @@ describe("checkConfiguration", () => {
     }
   });
 
-  it("refuses a key id that reads as another: not in NFC, or with an invisible character", () => {
-    for (const keyId of ["cafe\u0301", "k1\u034f", "k1\u3164", "k\u200b1"]) {
+  it("refuses a new key id that reads as another: not in NFC, or with an invisible character", () => {
+    for (const keyId of ["cafe\u0301", "k1\u034f", "k1\u3164", "\u2764\ufe0f"]) {
       expect(configurationProblems(testPorts({ keys: { ...testKeys, keyId } }))).toEqual([
-        "ports.keys.keyId must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters",
+        "ports.keys.keyId must be in NFC, without invisible characters (variation selectors, joiners): another id would look the same",
       ]);
     }
     expect(configurationProblems(testPorts({ keys: { ...testKeys, keyId: "caf\u00e9-2026" } }))).toEqual([]);
+  });
+
+  it("keeps a retired key id an earlier version took, so that what was recorded under it can still be read", () => {
+    const previous = ["cafe\u0301", "\u2764\ufe0f"].map((keyId) => ({ ...testKeys, keyId }));
+    expect(configurationProblems(testPorts({ keys: { ...testKeys, keyId: "current", previous } }))).toEqual([]);
   });
 
   it("refuses keys on a SharedArrayBuffer, which Web Crypto cannot import, and takes the same bytes copied", () => {

@@ -44,6 +44,16 @@ describe("keysFromEnvironment", () => {
     });
   });
 
+  it("keeps a retired key id an earlier version took (a variation selector, another normal form)", () => {
+    const env = {
+      HUMAN_USERS_KEY_ID: "key-b",
+      HUMAN_USERS_CODE_HMAC_KEY: base64(48, 3),
+      HUMAN_USERS_ENCRYPTION_KEY: base64(32, 4),
+      HUMAN_USERS_PREVIOUS_KEYS: `\u2764\ufe0f:${base64(32, 1)}:${base64(32, 2)}`,
+    };
+    expect(keysFromEnvironment(env)).toEqual({ value: { ...keyB, previous: [{ ...keyA, keyId: "\u2764\ufe0f" }] } });
+  });
+
   it("names the variable that is wrong or missing, and never repeats a key", () => {
     const good = { HUMAN_USERS_CODE_HMAC_KEY: base64(32, 1), HUMAN_USERS_ENCRYPTION_KEY: base64(32, 2) };
     const cases: [Record<string, string>, string][] = [
@@ -53,7 +63,8 @@ describe("keysFromEnvironment", () => {
       [{ ...good, HUMAN_USERS_CODE_HMAC_KEY: base64(32, 0xfb).replace(/\+/g, "-").replace(/\//g, "_") }, "HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_ENCRYPTION_KEY: base64(33, 2) }, "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes"],
       [{ ...good, HUMAN_USERS_ENCRYPTION_KEY: "not base64!" }, "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes"],
-      [{ ...good, HUMAN_USERS_KEY_ID: "a b" }, "HUMAN_USERS_KEY_ID must be 1 to 200 characters in NFC, without spaces, commas, colons, control or invisible characters"],
+      [{ ...good, HUMAN_USERS_KEY_ID: "a b" }, "HUMAN_USERS_KEY_ID must be 1 to 200 characters, without spaces, commas, colons or control characters"],
+      [{ ...good, HUMAN_USERS_KEY_ID: "cafe\u0301" }, "HUMAN_USERS_KEY_ID must be in NFC, without invisible characters (variation selectors, joiners): another id would look the same"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: "old" }, "HUMAN_USERS_PREVIOUS_KEYS entry 1 must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `old:${base64(16, 1)}:${base64(32, 2)}` }, "HUMAN_USERS_PREVIOUS_KEYS entry 1's codeHmacKey must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `default:${base64(32, 1)}:${base64(32, 2)}` }, 'HUMAN_USERS_PREVIOUS_KEYS entry 1 repeats the key id "default": each key set needs its own'],

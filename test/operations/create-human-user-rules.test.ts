@@ -200,7 +200,7 @@ describe("phone", () => {
   const UNPARSED = "is not a phone number that can be parsed";
   // The parser reads a last group after "#", "," or "~" (dialling marks) as an extension, and
   // E.164 leaves extensions out: the digits were cut off the number, and an SMS went to the rest.
-  const UNNAMED_EXTENSION = 'has an extension without a word for it (after "#", "," or "~"): write it as "ext. 12", or leave it out';
+  const UNNAMED_EXTENSION = 'has digits read as an extension (after "#", ",", "~" or "x") that the number needs: write an extension after the whole number, as "ext. 12", or leave it out';
   it.each([
     ["+1 800 FLOWERS", {}, UNPARSED],
     ["+41 79 CALL ME", {}, UNPARSED],
@@ -212,6 +212,9 @@ describe("phone", () => {
     ["+41 79 123 45,67", {}, UNNAMED_EXTENSION],
     ["+41 79 123 45 ~67", {}, UNNAMED_EXTENSION],
     ["079 123 45 67#", { defaultPhoneRegion: "CH" }, UNNAMED_EXTENSION],
+    ["+41 79 123 45 x 67", {}, UNNAMED_EXTENSION],
+    ["+41 79 123 45 ext 67", {}, UNNAMED_EXTENSION],
+    ["079 123 45 ext 67", { defaultPhoneRegion: "CH" }, UNNAMED_EXTENSION],
   ])("refuses %j whole, rather than storing the number found at its start", async (phone, config, description) => {
     const ports = testPorts({ config });
     expect(await createHumanUser(ports, { ...minimalCreate(), phone: { phone, isVerified: true } }, context)).toEqual(

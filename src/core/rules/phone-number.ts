@@ -25,11 +25,12 @@ export function normalizePhoneNumber(text: string, defaultRegion: string | undef
     // "+1 800 FLOWERS" became +1800.
     const options = defaultRegion === undefined ? { extract: false } : { defaultCountry: defaultRegion as CountryCode, extract: false };
     const parsed = parsePhoneNumberWithError(trimmed, options);
-    // The parser also reads a last group after "#", "," or "~" (marks a dialler waits on) as an
-    // extension, which E.164 leaves out: "+41 79 123 45 67#" lost its "67". An extension counts
-    // only when a word names it (ext., x, ;ext=, anexo), and the number has no letter otherwise.
-    if (parsed.ext !== undefined && !/\p{L}/u.test(trimmed)) {
-      return err('has an extension without a word for it (after "#", "," or "~"): write it as "ext. 12", or leave it out');
+    // The parser also reads a last group after "#", "," or "~" (marks a dialler waits on), or
+    // after a word ("+41 79 123 45 x 67"), as an extension, which E.164 leaves out: the number lost
+    // its "67". An extension counts only when a word names it (ext., x, ;ext=, anexo) and what
+    // stands before it is a whole number.
+    if (parsed.ext !== undefined && (!/\p{L}/u.test(trimmed) || !parsed.isPossible())) {
+      return err('has digits read as an extension (after "#", ",", "~" or "x") that the number needs: write an extension after the whole number, as "ext. 12", or leave it out');
     }
     // The parser takes national numbers of up to 17 digits; E.164 allows 15 with the country code.
     if (parsed.number.length - 1 > E164_MAX_DIGITS) return err(`has more than the ${String(E164_MAX_DIGITS)} digits an E.164 number may have`);

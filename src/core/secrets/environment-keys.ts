@@ -39,8 +39,14 @@ function decodeKey(text: string, name: string, size: { readonly min: number; rea
 const HMAC_SIZE = CODE_HMAC_KEY_BYTES;
 const ENCRYPTION_SIZE = { min: ENCRYPTION_KEY_BYTES, max: ENCRYPTION_KEY_BYTES };
 
-function keySet(keyId: string, hmacText: string, encryptionText: string, names: { readonly keyId: string; readonly hmac: string; readonly encryption: string }): Decoded<KeySet> {
-  const idProblem = keyIdProblem(keyId, names.keyId);
+function keySet(
+  keyId: string,
+  hmacText: string,
+  encryptionText: string,
+  names: { readonly keyId: string; readonly hmac: string; readonly encryption: string },
+  use: "current" | "retired",
+): Decoded<KeySet> {
+  const idProblem = keyIdProblem(keyId, names.keyId, use);
   if (idProblem !== undefined) return { problem: idProblem };
   const codeHmacKey = decodeKey(hmacText, names.hmac, HMAC_SIZE);
   if ("problem" in codeHmacKey) return codeHmacKey;
@@ -60,7 +66,7 @@ function previousKeySets(text: string, current: string): Decoded<KeySet[]> {
     const parts = entry.split(":");
     if (parts.length !== 3) return { problem: `${at} must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)` };
     const [keyId = "", hmac = "", encryption = ""] = parts;
-    const decoded = keySet(keyId, hmac, encryption, { keyId: `${at}'s keyId`, hmac: `${at}'s codeHmacKey`, encryption: `${at}'s encryptionKey` });
+    const decoded = keySet(keyId, hmac, encryption, { keyId: `${at}'s keyId`, hmac: `${at}'s codeHmacKey`, encryption: `${at}'s encryptionKey` }, "retired");
     if ("problem" in decoded) return decoded;
     if (seen.has(keyId)) return { problem: `${at} repeats the key id ${JSON.stringify(keyId)}: each key set needs its own` };
     seen.add(keyId);
@@ -98,7 +104,7 @@ export function keysFromEnvironment(env: Environment): Result<Keys | undefined, 
       if (given === "") return err(invalidConfiguration([`${name} is missing: the keys need ${keyVariables.codeHmacKey} and ${keyVariables.encryptionKey}`]));
     }
     const keyId = text.keyId === "" ? DEFAULT_KEY_ID : text.keyId;
-    const current = keySet(keyId, text.hmac, text.encryption, { keyId: keyVariables.keyId, hmac: keyVariables.codeHmacKey, encryption: keyVariables.encryptionKey });
+    const current = keySet(keyId, text.hmac, text.encryption, { keyId: keyVariables.keyId, hmac: keyVariables.codeHmacKey, encryption: keyVariables.encryptionKey }, "current");
     if ("problem" in current) return err(invalidConfiguration([current.problem]));
     const previous = previousKeySets(text.previous, keyId);
     if ("problem" in previous) return err(invalidConfiguration([previous.problem]));

@@ -13,19 +13,18 @@ function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
 
 /**
  * A key id: recorded with every hashed code and sealed secret, and compared as it is written, so it
- * must be short, printable text that reads as one id only. An id in another normal form
- * (`cafe\u0301` for `café`) or with an invisible character (`k1\u034f`) would look like the id
- * the codes were recorded under and never match it.
+ * must be short, printable text. A new one (`"current"`) must also read as one id only: an id in
+ * another normal form (`cafe\u0301` for `café`) or with an invisible character (`k1\u034f`) would
+ * look like the id the codes were recorded under and never match it. A retired one may be what an
+ * earlier version took (`❤️`, with its invisible variation selector), or the codes recorded under
+ * it could no longer be read.
  */
-export function keyIdProblem(keyId: unknown, name: string): string | undefined {
-  if (
-    typeof keyId !== "string" ||
-    keyId === "" ||
-    keyId.length > MAX_KEY_ID_LENGTH ||
-    /[\s,:]|\p{C}|\p{Default_Ignorable_Code_Point}/u.test(keyId) ||
-    keyId.normalize("NFC") !== keyId
-  ) {
-    return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters in NFC, without spaces, commas, colons, control or invisible characters`;
+export function keyIdProblem(keyId: unknown, name: string, use: "current" | "retired" = "current"): string | undefined {
+  if (typeof keyId !== "string" || keyId === "" || keyId.length > MAX_KEY_ID_LENGTH || /[\s,:]|\p{C}/u.test(keyId)) {
+    return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters, without spaces, commas, colons or control characters`;
+  }
+  if (use === "current" && (/\p{Default_Ignorable_Code_Point}/u.test(keyId) || keyId.normalize("NFC") !== keyId)) {
+    return `${name} must be in NFC, without invisible characters (variation selectors, joiners): another id would look the same`;
   }
   return undefined;
 }
@@ -38,11 +37,11 @@ function isShared(bytes: Uint8Array): boolean {
 const SHARED = "must not be a view on a SharedArrayBuffer (Web Crypto refuses one): copy it with new Uint8Array(key)";
 
 /** The problems of one key set at `name` (`ports.keys`, `ports.keys.previous[0]`). */
-export function keySetProblems(value: unknown, name: string): string[] {
+export function keySetProblems(value: unknown, name: string, use: "current" | "retired" = "current"): string[] {
   const keySet = record(value);
   if (keySet === undefined) return [`${name} must be an object with keyId, codeHmacKey and encryptionKey`];
   const problems: string[] = [];
-  const idProblem = keyIdProblem(keySet["keyId"], `${name}.keyId`);
+  const idProblem = keyIdProblem(keySet["keyId"], `${name}.keyId`, use);
   if (idProblem !== undefined) problems.push(idProblem);
   const hmacKey = keySet["codeHmacKey"];
   if (!(hmacKey instanceof Uint8Array) || hmacKey.length < CODE_HMAC_KEY_BYTES.min || hmacKey.length > CODE_HMAC_KEY_BYTES.max) {
@@ -67,7 +66,7 @@ export function keysProblems(value: unknown, name: string): string[] {
   for (let index = 0; index < previous.length; index++) {
     const keySet: unknown = previous[index];
     const at = `${name}.previous[${index}]`;
-    problems.push(...keySetProblems(keySet, at));
+    problems.push(...keySetProblems(keySet, at, "retired"));
     const keyId = record(keySet)?.["keyId"];
     if (seen.has(keyId)) problems.push(`${at}.keyId repeats a key id: each key set needs its own`);
     seen.add(keyId);
