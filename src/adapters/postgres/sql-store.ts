@@ -12,9 +12,9 @@ import {
   type UserAppend,
   type UserLog,
 } from "../../ports/storage.js";
+import { coalesced } from "../../shared/coalesced.js";
 import { appendBatch, ownWrites } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
-import { coalesced } from "../../shared/coalesced.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
 import { listingParams } from "./listing-sql.js";

@@ -5,7 +5,7 @@ import type { Keys, KeySet } from "../../ports/keys.js";
 import { decodeLenientBase64, encodeBase64 } from "../../shared/base64.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { invalidConfiguration } from "../errors/user-errors.js";
-import { CODE_HMAC_KEY_BYTES, ENCRYPTION_KEY_BYTES, keyIdProblem } from "./key-check.js";
+import { CODE_HMAC_KEY_BYTES, ENCRYPTION_KEY_BYTES, keyIdProblem, type KeyIdUse } from "./key-check.js";
 
 /** Environment variables by name, as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -44,7 +44,7 @@ function keySet(
   hmacText: string,
   encryptionText: string,
   names: { readonly keyId: string; readonly hmac: string; readonly encryption: string },
-  use: "current" | "retired",
+  use: KeyIdUse,
 ): Decoded<KeySet> {
   const idProblem = keyIdProblem(keyId, names.keyId, use);
   if (idProblem !== undefined) return { problem: idProblem };

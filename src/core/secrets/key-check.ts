@@ -11,6 +11,9 @@ function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
+/** Whether a key id is the current one (held to the stricter rule) or a retired one. */
+export type KeyIdUse = "current" | "retired";
+
 /**
  * A key id: recorded with every hashed code and sealed secret, and compared as it is written, so it
  * must be short, printable text. A new one (`"current"`) must also read as one id only: an id in
@@ -19,7 +22,7 @@ function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
  * earlier version took (`❤️`, with its invisible variation selector), or the codes recorded under
  * it could no longer be read.
  */
-export function keyIdProblem(keyId: unknown, name: string, use: "current" | "retired" = "current"): string | undefined {
+export function keyIdProblem(keyId: unknown, name: string, use: KeyIdUse = "current"): string | undefined {
   if (typeof keyId !== "string" || keyId === "" || keyId.length > MAX_KEY_ID_LENGTH || /[\s,:]|\p{C}/u.test(keyId)) {
     return `${name} must be 1 to ${MAX_KEY_ID_LENGTH} characters, without spaces, commas, colons or control characters`;
   }
@@ -37,7 +40,7 @@ function isShared(bytes: Uint8Array): boolean {
 const SHARED = "must not be a view on a SharedArrayBuffer (Web Crypto refuses one): copy it with new Uint8Array(key)";
 
 /** The problems of one key set at `name` (`ports.keys`, `ports.keys.previous[0]`). */
-export function keySetProblems(value: unknown, name: string, use: "current" | "retired" = "current"): string[] {
+export function keySetProblems(value: unknown, name: string, use: KeyIdUse = "current"): string[] {
   const keySet = record(value);
   if (keySet === undefined) return [`${name} must be an object with keyId, codeHmacKey and encryptionKey`];
   const problems: string[] = [];

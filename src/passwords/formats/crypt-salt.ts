@@ -7,3 +7,6 @@
 export function isCryptSalt(salt: string): boolean {
   return /^[\x22\x23\x25-\x29\x2b-\x39\x3c-\x5b\x5d-\x7e]*$/.test(salt);
 }
+
+/** The characters `isCryptSalt` takes, in words, for a refusal. */
+export const CRYPT_SALT_CHARACTERS = "printable ASCII characters but $!*:;\\ and space";

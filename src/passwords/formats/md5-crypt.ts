@@ -6,7 +6,7 @@ import { digest } from "../primitives/digest.js";
 import { digestStreams } from "../primitives/fast-digest.js";
 import { malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
-import { isCryptSalt } from "./crypt-salt.js";
+import { CRYPT_SALT_CHARACTERS, isCryptSalt } from "./crypt-salt.js";
 
 /** A parsed MD5-crypt hash (`$1$`, `$apr1$`, `$md5-crypt$`). */
 export interface Md5CryptHash {
@@ -27,7 +27,7 @@ export function parseMd5Crypt(encoded: string): Result<Md5CryptHash, HashRejecti
   const match = SHAPE.exec(encoded);
   if (match === null) return err(malformed(SCHEME, "the string", "does not have the $1$<salt up to 8>$<22 characters> shape"));
   const [, magicName, salt, checksum] = match as unknown as [string, string, string, string];
-  if (!isCryptSalt(salt)) return err(malformed(SCHEME, "salt", "is not up to 8 printable ASCII characters but $!*:;\\ and space"));
+  if (!isCryptSalt(salt)) return err(malformed(SCHEME, "salt", `is not up to 8 ${CRYPT_SALT_CHARACTERS}`));
   const permuted = decodeHash64(checksum);
   if (permuted === undefined) return err(malformed(SCHEME, "checksum", "is not canonical crypt base64"));
   return ok({ family: "md5-crypt", magic: magicName === "apr1" ? "$apr1$" : "$1$", salt, digest: unpermute(permuted, ORDER) });

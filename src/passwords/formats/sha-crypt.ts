@@ -8,7 +8,7 @@ import { digest } from "../primitives/digest.js";
 import { digestStreams, repeatedDigest } from "../primitives/fast-digest.js";
 import { costOutOfRange, malformed, type HashRejection } from "../rejection.js";
 import { cryptRounds } from "./crypt-rounds.js";
-import { isCryptSalt } from "./crypt-salt.js";
+import { CRYPT_SALT_CHARACTERS, isCryptSalt } from "./crypt-salt.js";
 
 /** A parsed SHA-crypt hash (`$5$`, `$6$`, and their named forms). */
 export interface ShaCryptHash {
@@ -49,7 +49,7 @@ export function parseShaCrypt(encoded: string): Result<ShaCryptHash, HashRejecti
   // A hash without a salt after its rounds (`$5$rounds=1000$<hash>`) matches with "rounds=1000"
   // as the salt; crypt reads it as rounds, so it is refused, as crypt refuses it.
   if (salt.startsWith("rounds=")) return err(malformed(SCHEME, "salt", "is missing after rounds="));
-  if (!isCryptSalt(salt) || salt.length > MAX_SALT) return err(malformed(SCHEME, "salt", "is not up to 16 printable ASCII characters but $!*:;\\ and space"));
+  if (!isCryptSalt(salt) || salt.length > MAX_SALT) return err(malformed(SCHEME, "salt", `is not up to 16 ${CRYPT_SALT_CHARACTERS}`));
   const order = digestName === "sha256" ? SHA256_ORDER : SHA512_ORDER;
   const permuted = checksum.length === (digestName === "sha256" ? 43 : 86) ? decodeHash64(checksum) : undefined;
   if (permuted === undefined) return err(malformed(SCHEME, "checksum", "is not a canonical crypt base64 digest of the right length"));
