@@ -10,15 +10,10 @@ import { openStore } from "../../src/cli/open-storage.js";
 import { keysFromEnvironment, memoryMailer, systemClock, verifyInitCode } from "../../src/index.js";
 import { BCRYPT_HASH } from "../operations/support/import-fixtures.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
-import { importCommand, scratchFolder, userRequest } from "./support.js";
+import { importCommand, scratchFolder, userRequest, withoutOrigin } from "./support.js";
 
 const scratch = scratchFolder("cli-command");
 const fileWith = scratch.file;
-/** `run` as given without --origin. */
-function withoutOrigin(run: ImportCommand): ImportCommand {
-  const { origin: _origin, ...rest } = run;
-  return rest;
-}
 
 /** A named pipe in the scratch folder, as `/dev/stdin` is when a file is piped in. */
 function namedPipe(name: string): string {

@@ -8,7 +8,7 @@ import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN } from "../../src/cli/links.js";
 import { openStore } from "../../src/cli/open-storage.js";
 import { keysFromEnvironment, memoryMailer, registerPasskey, systemClock } from "../../src/index.js";
 import { cliDatabase, postgresUrl } from "./cli-database.js";
-import { importCommand, scratchFolder, userRequest } from "./support.js";
+import { importCommand, scratchFolder, userRequest, withoutOrigin } from "./support.js";
 
 const scratch = scratchFolder("cli-links");
 
@@ -111,7 +111,7 @@ describe(`human-users import with passwordless links on ${postgresUrl === undefi
     const path = file(`${name}.jsonl`, [passwordless("fay"), userRequest("gus")]);
     const database = await cliDatabase(name);
     try {
-      const { origin: _origin, ...run } = command(path, database.target, { noMail: true });
+      const run = withoutOrigin(command(path, database.target, { noMail: true }));
       writeFileSync(`${path}.links.jsonl`, "");
       expect(await runImport(run, captured(env))).toMatchObject({ exitCode: 1, summary: { rows: 2, imported: 1, existing: 0, failed: 1 } });
       expect(jsonLines(run.reportPath)).toEqual([{ line: 1, status: "failed", code: 9, field: "requestPasswordlessRegistration", reason }]);

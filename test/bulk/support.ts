@@ -85,6 +85,12 @@ export function scratchFolder(label: string): { readonly path: string; file(name
 }
 
 /** The command-line import of `file` into `target`'s acme (created when missing), quiet, with the report and links beside the file. */
+/** `run` as given without --origin. */
+export function withoutOrigin(run: ImportCommand): ImportCommand {
+  const { origin: _origin, ...rest } = run;
+  return rest;
+}
+
 export function importCommand(file: string, target: ImportCommand["target"], overrides: Partial<ImportCommand> = {}): ImportCommand {
   return {
     file,
