@@ -3,6 +3,7 @@ import { closestName } from "../shared/closest-name.js";
 import type { ImportCommand } from "./import-command.js";
 import type { StoreTarget } from "./open-storage.js";
 import { formatOf, type InputFormat } from "./rows.js";
+import { errorCode } from "../shared/error-code.js";
 
 export type ParsedArguments =
   | { readonly kind: "help" }
@@ -64,7 +65,7 @@ function inputFormat(given: string | undefined, file: string): InputFormat | Ref
  */
 function parseRefusal(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   // The option as its message quotes it: '--org', '--org <value>', or '-h, --help' for one with a short form.
   const quoted = /'(-[^']*)'/.exec(message)?.[1];
   const named = quoted?.split(", ").at(-1)?.split(" ")[0];

@@ -15,6 +15,7 @@ import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFac
 import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN, linkEntry, openLinks, refuseLinks, type LinksFile } from "./links.js";
 import { refuseSharedPaths, refuseUnwritable } from "./output-paths.js";
 import { checkHeader, InputError, readRows, type InputFormat, type Row } from "./rows.js";
+import { errorCode } from "../shared/error-code.js";
 
 export interface ImportCommand {
   readonly file: string;
@@ -160,7 +161,7 @@ function keysFor(command: ImportCommand, env: Environment): Keys | undefined {
 
 /** Why the file to import cannot be read, in words (not `ENOENT: no such file or directory, stat '...'`). */
 function inputFileError(path: string, error: unknown): never {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (code === "ENOENT") throw new InputError(`the file to import, ${path}, does not exist`);
   if (code === "EACCES" || code === "EPERM") throw new InputError(`the file to import, ${path}, cannot be read: permission denied`);
   if (code === "ENOTDIR") throw new InputError(`the file to import, ${path}, does not exist: a part of its path is not a folder`);

@@ -1,6 +1,7 @@
 // PGlite is one process per folder: two processes writing one folder at once damage it (users
 // answered ok and not stored, claims and index entries lost, a folder PGlite can no longer open).
 // PGlite takes no lock of its own, so the library's import and any application take this one.
+import { errorCode } from "../../shared/error-code.js";
 
 /** The file in a PGlite folder that names the process holding it. */
 export const PGLITE_LOCK_FILE = "human-users.lock";
@@ -43,12 +44,8 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errorCode(error) === "EPERM";
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
 }
 
 type FileSystem = typeof import("node:fs");

@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from "../../ports/storage.js";
 import { DatabaseTimeoutError } from "./time-limit.js";
+import { errorCode } from "../../shared/error-code.js";
 
 // Socket errors: the server is not there, went away, or did not answer in time.
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
@@ -18,7 +19,7 @@ function isUnavailableSqlState(code: string): boolean {
 /** The database confirmed it cancelled the statement, so it wrote nothing. */
 function cancelledOnServer(error: unknown): boolean {
   if (error instanceof DatabaseTimeoutError) return error.cancelled;
-  return error instanceof Error && (error as { code?: unknown }).code === QUERY_CANCELED;
+  return error instanceof Error && errorCode(error) === QUERY_CANCELED;
 }
 
 // What `pg` says when a connection ends or a pool cannot hand one out; these errors carry no code.
@@ -35,8 +36,8 @@ const driverMessages = [
 export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof StorageUnavailableError || error instanceof DatabaseTimeoutError) return true;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (socketCodes.has(code) || isUnavailableSqlState(code))) return true;
+  const code = errorCode(error);
+  if (code !== undefined && (socketCodes.has(code) || isUnavailableSqlState(code))) return true;
   if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
   return driverMessages.some((pattern) => pattern.test(error.message));
 }

@@ -1,6 +1,7 @@
 import type { PgClientLike, PgPoolLike, PgQuery, PgResult } from "./pg-like.js";
 import { DatabaseTimeoutError, withinLimit } from "./time-limit.js";
 import type { ResolvedTimeouts } from "./timeout-options.js";
+import { errorCode } from "../../shared/error-code.js";
 
 /**
  * A connection checked out of the host's pool, each statement bounded by the statement timeout.
@@ -87,8 +88,7 @@ async function outcomeAfterTimeout(pool: PgPoolLike, timeouts: ResolvedTimeouts,
   try {
     return await withinLimit(work, timeouts.statementTimeoutMs, "answer");
   } catch (error) {
-    const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined;
-    if (code === QUERY_CANCELED) throw new DatabaseTimeoutError(timeout.awaited, timeout.limitMs, true);
+    if (errorCode(error) === QUERY_CANCELED) throw new DatabaseTimeoutError(timeout.awaited, timeout.limitMs, true);
     throw error instanceof DatabaseTimeoutError ? timeout : error;
   } finally {
     await cancelled;

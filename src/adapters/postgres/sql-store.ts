@@ -22,6 +22,7 @@ import { newUserParams } from "./new-user-rows.js";
 import { toClaim, toEvent, toIdentityProvider, toListing, toOrganization, toPending, toRecord } from "./rows.js";
 import { undoableQuery, type SqlDatabase } from "./sql-database.js";
 import * as sql from "./statements.js";
+import { errorCode } from "../../shared/error-code.js";
 
 /** The SQL user log always has the batch write: one transaction per batch. */
 export interface SqlUserLog extends UserLog {
@@ -41,10 +42,6 @@ export interface SqlStore extends Storage {
 
 function toJsonClaims(claims: readonly UniqueClaim[]): string {
   return JSON.stringify(claims.map(({ kind, scope, key }) => ({ kind, scope, key })));
-}
-
-function errorCode(error: unknown): unknown {
-  return (error as { code?: unknown } | null)?.code;
 }
 
 /**
