@@ -201,12 +201,18 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   // The notifications still pending, in the order written: a worker's lease looks at these, not at every one delivered.
   const pendingIds = new Set<string>();
 
+  /** Every change of a record goes through here, which keeps `pendingIds` to the pending ones. */
+  function setRecord(entry: OutboxEntry, record: NotificationRecord): void {
+    entry.record = record;
+    if (record.state === "pending") pendingIds.add(record.id);
+    else pendingIds.delete(record.id);
+  }
+
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
   function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
     const entry = outbox.get(id);
     if (entry === undefined || entry.record.state !== "pending") return;
-    entry.record = patched(entry.record, change(entry.record));
-    if (entry.record.state !== "pending") pendingIds.delete(id);
+    setRecord(entry, patched(entry.record, change(entry.record)));
   }
 
   /**
@@ -272,8 +278,9 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     }
     const leasedUntil = append.leaseNotificationsUntil?.toISOString();
     for (const notification of append.notifications) {
-      outbox.set(notification.id, { record: pendingRecord(notification, leasedUntil), order: outbox.size });
-      pendingIds.add(notification.id);
+      const entry: OutboxEntry = { record: pendingRecord(notification, leasedUntil), order: outbox.size };
+      outbox.set(notification.id, entry);
+      setRecord(entry, entry.record);
       const ids = notificationsOfUser.get(notification.userId);
       if (ids === undefined) notificationsOfUser.set(notification.userId, [notification.id]);
       else ids.push(notification.id);
@@ -362,7 +369,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       for (const entry of candidates) {
         if (leased.length >= request.limit) break;
         if (!isDue(entry.record, request.now)) continue;
-        entry.record = { ...entry.record, leasedUntil: request.leaseUntil.toISOString() };
+        setRecord(entry, { ...entry.record, leasedUntil: request.leaseUntil.toISOString() });
         leased.push(pendingOf(entry.record));
       }
       return Promise.resolve(leased);
@@ -373,8 +380,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
       // Withdrawn while it was being sent: the mail went out all the same (see `Outbox.markDelivered`).
       const withdrawn = entry?.record.state === "dead" && entry.record.lastError === WITHDRAWN_NOTIFICATION_ERROR;
       if (entry !== undefined && (entry.record.state === "pending" || withdrawn)) {
-        entry.record = patched(entry.record, { state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined });
-        pendingIds.delete(id);
+        setRecord(entry, patched(entry.record, { state: "delivered", code: "", link: "", deliveredAt: at.toISOString(), leasedUntil: undefined, retryAt: undefined }));
       }
       return Promise.resolve();
     },
