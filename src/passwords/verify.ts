@@ -1,6 +1,7 @@
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
+import { refuseThenable } from "../shared/host-calls.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkCostBudget } from "./budget.js";
 import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withFirebaseProjectKey, withinBounds } from "./dispatch.js";
@@ -134,7 +135,9 @@ function verifyResolved(given: unknown, password: unknown, options: ResolvedOpti
       const overBudget = checkCostBudget(parsed, options.bounds.maxEstimatedCostMs, { paths: await hashingPaths(), passwordBytes: bytes.length });
       if (overBudget !== undefined) return err(rejectionBody(overBudget));
       const valid = await computeMatch(parsed, bytes);
-      return ok({ valid, needsRehash: !options.hasher.isCurrent(parsed) && readsWholePassword(parsed, bytes) });
+      const current: unknown = options.hasher.isCurrent(parsed);
+      refuseThenable(current, "passwordHasher.isCurrent(parsed)");
+      return ok({ valid, needsRehash: !current && readsWholePassword(parsed, bytes) });
     } catch (cause) {
       return err(internalFailure(cause, options.onInternalError));
     }

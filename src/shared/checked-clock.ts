@@ -1,3 +1,5 @@
+import { refuseThenable } from "./host-calls.js";
+
 /** Anything with `now()`, as the clock port is (the shared leaf names no port). */
 interface Clock {
   now(): Date;
@@ -29,6 +31,7 @@ export function checkedClock(clock: Clock): Clock {
   const checked: Clock = {
     now() {
       const now: unknown = clock.now();
+      refuseThenable(now, "ports.clock.now()");
       // Any Date, from another realm (a vm context, an iframe) too, where instanceof would say no.
       const ms = Object.prototype.toString.call(now) === "[object Date]" ? (now as Date).getTime() : Number.NaN;
       if (Number.isNaN(ms)) throw new Error("ports.clock.now() gave no valid time");

@@ -1,3 +1,5 @@
+import { refuseThenable } from "./host-calls.js";
+
 /** Anything with `fill()`, as the random source port is (the shared leaf names no port). */
 interface RandomSource {
   fill(bytes: Uint8Array): Uint8Array;
@@ -15,7 +17,8 @@ export function checkedRandom(random: RandomSource): RandomSource {
   if (checkedSources.has(random)) return random;
   const checked: RandomSource = {
     fill(bytes) {
-      const answer = random.fill(bytes);
+      const answer: unknown = random.fill(bytes);
+      refuseThenable(answer, "ports.random.fill(bytes)");
       if (answer !== bytes) throw new Error("ports.random.fill(bytes) must fill the array it is given and return that same array");
       return bytes;
     },

@@ -13,6 +13,17 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 const ignore = (): undefined => undefined;
 
 /**
+ * Throws when a host's port that must answer at once (`ids.next()`, `clock.now()`) answered with a
+ * promise; one that rejects is handled first, so that its rejection cannot end the process as
+ * unhandled. The throw is the port's failure: 13, with this cause logged.
+ */
+export function refuseThenable(answer: unknown, call: string): void {
+  if (!isThenable(answer)) return;
+  answer.then(undefined, ignore);
+  throw new Error(`${call} answered with a promise; it must answer at once`);
+}
+
+/**
  * Calls a host's callback whose answer the library does not use (a logger, a counter, a report
  * hook): a throw is dropped, and so is a promise that rejects. TypeScript takes an async function
  * where `void` is typed, and its rejection, unheard, would end a Node process.

@@ -4,6 +4,7 @@ import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { configurationProblems } from "../../src/core/config-check.js";
 import { checkPassword, createHumanUser, deliverPendingNotifications, importHumanUser, type Directory, type HumanUsersConfig, type Ports } from "../../src/index.js";
+import { verifyPassword } from "../../src/passwords/index.js";
 import { cheapHash, cheapHasher } from "../operations/support/first-login.js";
 import { member, minimalCreate, plainError, testPorts } from "../operations/support/ports.js";
 
@@ -33,6 +34,49 @@ describe("a random source that does not fill the array it is given", () => {
     const ports = testPorts({ random: { fill: (bytes) => crypto.getRandomValues(bytes) } });
     const codes = await Promise.all(["a", "b", "c"].map(async (name) => (await createHumanUser(ports, { ...minimalCreate(), username: name, email: { email: `${name}@acme.test`, returnCode: {} } }, context))._unsafeUnwrap().emailCode));
     expect(new Set(codes).size).toBe(3);
+  });
+});
+
+/** Rejections nobody handled while `run` ran, and for a few turns after. */
+async function unhandledRejectionsDuring(run: () => Promise<unknown>): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const listener = (reason: unknown): void => void seen.push(reason);
+  process.on("unhandledRejection", listener);
+  try {
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    process.off("unhandledRejection", listener);
+  }
+  return seen;
+}
+
+describe("a port that must answer at once answers with a promise that rejects", () => {
+  const rejected = (): never => Promise.reject(new Error("the port's own failure")) as never;
+  it.each([
+    ["ids.next", { ids: { next: rejected } }, "ports.ids.next() answered with a promise"],
+    ["clock.now", { clock: { now: rejected } }, "ports.clock.now() answered with a promise"],
+    ["random.fill", { random: { fill: rejected } }, "ports.random.fill(bytes) answered with a promise"],
+  ] as const)("%s: 13, logged, nothing written, and the promise's rejection handled", async (_port, broken, logged) => {
+    const { errors, logger } = recordingLogger();
+    const ports = testPorts({ ...broken, logger });
+    let answer: unknown;
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      answer = await createHumanUser(ports, { ...minimalCreate(), email: { email: "ann@acme.test", returnCode: {} } }, context);
+    });
+    expect({ answer, unhandled, stored: ports.storage.snapshot() }).toEqual({ answer: internal, unhandled: [], stored: { events: [], claims: [], notifications: [] } });
+    expect(String(errors[0])).toContain(logged);
+  });
+
+  it("a hasher's isCurrent: verifyPassword answers 13 (not needsRehash false), and the rejection is handled", async () => {
+    const failures: unknown[] = [];
+    const hasher = { ...cheapHasher, isCurrent: rejected };
+    let answer: unknown;
+    const unhandled = await unhandledRejectionsDuring(async () => {
+      answer = await verifyPassword(cheapHash("Right-Password-1"), "Right-Password-1", { hasher, onInternalError: (cause) => void failures.push(String(cause)) });
+    });
+    expect({ answer, unhandled }).toEqual({ answer: err(plainError(13, "PASSWORD-v3ri", "password verification failed")), unhandled: [] });
+    expect(failures).toEqual(["Error: passwordHasher.isCurrent(parsed) answered with a promise; it must answer at once"]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { IdGenerator } from "../../ports/id-generator.js";
+import { refuseThenable } from "../../shared/host-calls.js";
 import { textProblem } from "../rules/characters.js";
 import { MAX_TEXT } from "../schemas/fields.js";
 
@@ -23,6 +24,7 @@ export function checkedIds(ids: IdGenerator): IdGenerator {
   return {
     next() {
       const id: unknown = ids.next();
+      refuseThenable(id, "ports.ids.next()");
       const problem = unusableIdProblem(id);
       if (problem !== undefined) throw new Error(`ports.ids.next() gave an unusable id: ${problem}`);
       return id as string;
