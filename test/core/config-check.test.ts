@@ -186,7 +186,7 @@ describe("checkConfiguration", () => {
 
   it("refuses an origin that is not an absolute http(s) URL, or carries a query or fragment", () => {
     const problem = "config.origin must be an absolute http or https URL without query or fragment";
-    for (const origin of ["example.com", "ftp://example.com", "https://", "https://example.com/?a=1", "https://example.com/#top", "https://example.com?", "https:///app.example", "http:////app.example", "https://\t/app", "https://app.example\n", 8080]) {
+    for (const origin of ["example.com", "ftp://example.com", "https://", "https://example.com/?a=1", "https://example.com/#top", "https://example.com?", "https:///app.example", "http:////app.example", "https://\t/app", "https://app.example\n", "https://app.example/\ud800", "https://app\udc00.example", 8080]) {
       expect(configurationProblems(withConfig({ origin }))).toEqual([problem]);
     }
   });
@@ -197,6 +197,10 @@ describe("checkConfiguration", () => {
       "config.initializationUrlTemplate must give an absolute http or https URL",
     ]);
     expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: ["https://x.example"] }))).toEqual(["config.emailVerificationUrlTemplate must be a string"]);
+    // Text no store keeps and no mail can encode: the SQL stores refused the write (13), the memory store mailed it.
+    expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: "https://x.example/\ud800?c={{.Code}}" }))).toEqual([
+      "config.emailVerificationUrlTemplate must give an absolute http or https URL",
+    ]);
   });
 
   it("refuses reset and passkey link templates the links could not be made from; a passkey link may name {{.CodeID}}", () => {

@@ -76,7 +76,7 @@ describe("a requester passed as the context itself", () => {
 
 describe("a context origin that cannot start links", () => {
   const refusal = configurationError("context.origin must be an absolute http or https URL without query or fragment");
-  const origins: unknown[] = ["javascript:alert(1)", "not a url", "", "ftp://x.example", "https://x.example/?q=1", "https://x.example/#f", "https://x.example?", "https://", 8080];
+  const origins: unknown[] = ["javascript:alert(1)", "not a url", "", "ftp://x.example", "https://x.example/?q=1", "https://x.example/#f", "https://x.example?", "https://", 8080, "https://x.example/\ud800", "https://x\udfff.example"];
   const passwordless = { ...importRequest, email: { email: "ann@acme.test", isEmailVerified: true }, password: "Secr3t!pw", requestPasswordlessRegistration: true };
   const withOrigin = (origin: unknown): OperationContext => ({ ...context, origin: origin as string });
 

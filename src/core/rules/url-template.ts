@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { unstorableTextProblem } from "./storable-text.js";
 
 export type TemplateValue = "UserID" | "Code" | "OrgID" | "CodeID";
 export type TemplatePart = { readonly literal: string } | { readonly value: TemplateValue };
@@ -69,6 +70,9 @@ export function isHttpUrl(text: string): boolean {
   // The URL parser drops tabs and line breaks (and then reads what follows as the host): none at
   // all. No white space either: no URL holds it, and a mail client ends a link at the first one.
   if (/[\u0000-\u001f\u007f]|\s/u.test(text)) return false;
+  // An unpaired surrogate: the URL parser escapes it as U+FFFD, but the link as written is stored
+  // and mailed, and no SQL store keeps it (jsonb refuses it) nor any mail encodes it.
+  if (unstorableTextProblem(text) !== undefined) return false;
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
