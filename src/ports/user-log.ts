@@ -91,12 +91,17 @@ export interface ClaimHolder {
  * memory store allows it, the SQL stores answer `claim-held`; the library never asks it.
  * `sequence-conflict`: the stream moved on since the decision (a lost race), or a new user's
  * stream exists already and the append takes no claim it holds. `user-not-found`: an append to an
- * existing user whose stream does not exist.
+ * existing user whose stream does not exist. `notification-id-taken`: checked after all of those,
+ * a notification of the append has the id of a stored one, or of another in the same append (the
+ * id generator gave an id twice); name the first in the append's order. The library draws new ids
+ * and decides again, as for a generated user id that is taken. A store that cannot tell rejects
+ * instead, and the call answers 13.
  */
 export type AppendRefusal =
   | { readonly ok: false; readonly reason: "claim-held"; readonly conflict: UniqueClaim }
   | { readonly ok: false; readonly reason: "sequence-conflict"; readonly actualSequence: number }
-  | { readonly ok: false; readonly reason: "user-not-found" };
+  | { readonly ok: false; readonly reason: "user-not-found" }
+  | { readonly ok: false; readonly reason: "notification-id-taken"; readonly notificationId: string };
 
 /**
  * A written append. `leased`: the notifications it wrote already leased to the writer (when it

@@ -163,3 +163,18 @@ describe("a batch the store cancelled, written again one user at a time", () => 
     expect(claimedUsernames(ports.storage.claims())).toEqual(["a0", "a3", "a6"]);
   });
 });
+
+describe("a generated notification id that is taken", () => {
+  it("is drawn again for the row, as importHumanUser does: every row imported, each notification with its own id", async () => {
+    // A generator restarted from its first ids: the second batch's ids are the first batch's again, until they run ahead.
+    const drawnIds = ["u1", "n1", "u2", "n2", "u1", "n1", "u3", "n2", "u4", "n3", "u5", "n4"];
+    let drawn = 0;
+    const ports = bulkPorts({ ids: { next: () => drawnIds[drawn++] ?? `late-${drawn}` }, config: { immediateDelivery: "off" } });
+    const mailed = (name: string) => ({ ...userRequest(name), email: { email: `${name}@example.com` } });
+    const outcomes = await collect(importHumanUsers(ports, [mailed("a0"), mailed("a1"), mailed("a2"), mailed("a3")], adminInAcme, { batchSize: 2, parallelBatches: 1 }));
+    expect(outcomes.map((outcome) => Object.keys(outcome).join())).toEqual(["index,ok", "index,ok", "index,ok", "index,ok"]);
+    const notifications = ports.storage.notifications().map((notification) => notification.id);
+    expect(notifications).toHaveLength(4);
+    expect(new Set(notifications).size).toBe(4);
+  });
+});

@@ -40,3 +40,29 @@ describe("an unusable id drawn after the user was created", () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe("a generated notification id that a stored notification has", () => {
+  it("is drawn again, with the user's, as a taken user id is: the user is written with fresh ids", async () => {
+    // A generator restarted from its first id: each id it gives again is a stored one's.
+    const { ports, logged } = withIds("user-1", "note-1", "user-2", "note-1", "user-3", "note-2");
+    expect((await createHumanUser(ports, { ...minimalCreate(), username: "first" }, context)).isOk()).toBe(true);
+    const second = await createHumanUser(ports, { ...minimalCreate(), username: "second", email: { email: "second@acme.test" } }, context);
+    expect(second._unsafeUnwrap().userId).toBe("user-3");
+    expect(ports.storage.notifications().map((notification) => [notification.id, notification.userId])).toEqual([
+      ["note-1", "user-1"],
+      ["note-2", "user-3"],
+    ]);
+    expect([...new Set(ports.storage.events().map((event) => event.aggregateId))]).toEqual(["user-1", "user-3"]);
+    expect(logged).toEqual([]);
+  });
+
+  it("answers 10 once the tries run out, writing nothing more", async () => {
+    const { ports } = withIds("user-1", "note-1", ...Array.from({ length: 10 }, (_, index) => [`user-${index + 2}`, "note-1"]).flat());
+    expect((await createHumanUser(ports, { ...minimalCreate(), username: "first" }, context)).isOk()).toBe(true);
+    const before = ports.storage.snapshot();
+    expect(await createHumanUser({ ...ports, config: { appendAttempts: 3 } }, { ...minimalCreate(), username: "second", email: { email: "second@acme.test" } }, context)).toEqual(
+      err(plainError(10, "USER-4brt", "the user was changed by another request at the same time, more often than the retries allow; try again")),
+    );
+    expect(ports.storage.snapshot()).toEqual(before);
+  });
+});

@@ -73,8 +73,6 @@ function copyClaim(claim: UniqueClaim): UniqueClaim {
   return { kind: claim.kind, scope: claim.scope, key: claim.key };
 }
 
-const NO_IDS: ReadonlySet<string> = new Set();
-
 function* listingsOf(users: Iterable<StoredUser>): Iterable<UserListing> {
   for (const user of users) yield user.listing;
 }
@@ -237,17 +235,27 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     }
     const conflict = claimConflict(write, keys);
     if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
-    return write.expectedSequence === 0 && stream !== undefined ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined;
+    if (write.expectedSequence === 0 && stream !== undefined) return { ok: false, reason: "sequence-conflict", actualSequence: last };
+    const notificationId = takenNotificationId(write);
+    return notificationId === undefined ? undefined : { ok: false, reason: "notification-id-taken", notificationId };
   }
 
-  function checkWellFormed(write: UserAppend, notificationIds: ReadonlySet<string>): void {
+  /** The first notification id of `write` that a stored notification or an earlier one of `write` has. */
+  function takenNotificationId(write: UserAppend): string | undefined {
+    const { notifications } = write;
+    for (let index = 0; index < notifications.length; index++) {
+      const id = notifications[index]?.id ?? "";
+      if (outbox.has(id)) return id;
+      for (let earlier = 0; earlier < index; earlier++) if (notifications[earlier]?.id === id) return id;
+    }
+    return undefined;
+  }
+
+  function checkWellFormed(write: UserAppend): void {
     if (!followsSequence(write.events, write.expectedSequence) || write.events.some((event) => event.aggregateId !== write.userId)) {
       throw new Error("memoryStore: events must belong to the append's user and follow its expected sequence");
     }
     if (write.listing.userId !== write.userId) throw new Error("memoryStore: the listing must be the append's user's");
-    if (write.notifications.some((notification) => outbox.has(notification.id) || notificationIds.has(notification.id))) {
-      throw new Error("memoryStore: a notification with this id already exists");
-    }
   }
 
   function write(append: UserAppend, keys: readonly string[], user: StoredUser | undefined): void {
@@ -300,7 +308,7 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   function append(request: UserAppend): Promise<AppendOutcome> {
     // Everything is checked before anything is written, so a refused append leaves no trace.
     try {
-      checkWellFormed(request, NO_IDS);
+      checkWellFormed(request);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -315,12 +323,10 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
 
   /** Checked for the whole batch first, so that a batch that rejects writes none of its appends. */
   function appendNewUsers(appends: readonly UserAppend[]): Promise<readonly AppendOutcome[]> {
-    const ids = new Set<string>();
     try {
       for (const request of appends) {
         if (request.expectedSequence !== 0) throw new Error("memoryStore: appendNewUsers takes new users only");
-        checkWellFormed(request, ids);
-        for (const notification of request.notifications) ids.add(notification.id);
+        checkWellFormed(request);
       }
     } catch (error) {
       return Promise.reject(error);

@@ -1,10 +1,10 @@
-import { claimKey } from "../../core/claims.js";
+import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
 import type { SqlTransaction } from "./sql-database.js";
 import { LISTING_ARRAY_COLUMNS, LISTING_COLUMNS, listingValues } from "./listing-sql.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, listingRows, newUserParams, NOTIFICATION_PARAMS, notificationRows } from "./new-user-rows.js";
 import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
-import { claimOrder } from "./statements.js";
+import { claimOrder, heldClaimsSql, lastSequenceSql, storedNotificationIdsSql } from "./statements.js";
 
 const FIRST_EVENT = 1 + CLAIM_PARAMS;
 const FIRST_NOTIFICATION = FIRST_EVENT + EVENT_PARAMS;
@@ -100,8 +100,9 @@ function splitRound<T extends { readonly write: UserAppend }>(pending: readonly 
   const round: T[] = [];
   const later: T[] = [];
   for (const item of pending) {
-    // A user id counts as a claim here too: of two writes of one new stream, the second must see the first's.
-    const keys = [...item.write.claims.map(claimKey), `stream ${item.write.userId}`];
+    // A user id counts as a claim here too: of two writes of one new stream, the second must see
+    // the first's. So does a notification id: the second of two writes with one sees it stored.
+    const keys = [...item.write.claims.map(claimKey), `stream ${item.write.userId}`, ...item.write.notifications.map((notification) => `notification ${notification.id}`)];
     (keys.some((key) => wanted.has(key)) ? later : round).push(item);
     for (const key of keys) wanted.add(key);
   }
@@ -167,16 +168,47 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppen
   const outcomes: AppendOutcome[] = new Array<AppendOutcome>(writes.length);
   let pending = writes.map((write, index) => ({ write, index }));
   while (pending.length > 0) {
-    const { round, later } = splitRound(pending);
-    const refused = refusedWrites((await tx.query(roundSql, roundParams(round.map((item) => item.write)))).rows);
-    const giveBack: WonClaim[] = [];
-    for (const { write, index } of round) {
-      const mine = refused.get(write.userId);
-      outcomes[index] = outcomeOf(write, mine);
-      if (mine !== undefined) giveBack.push(...mine.won);
+    const { round: candidates, later } = splitRound(pending);
+    // A write with a notification id already taken would fail the whole statement: it is left out
+    // and answered on its own, in the port's order, once the writes before it are decided.
+    const taken = await storedNotificationIds(tx, candidates.map((item) => item.write));
+    const round = candidates.filter((item) => takenNotificationId(item.write, taken) === undefined);
+    if (round.length > 0) {
+      const refused = refusedWrites((await tx.query(roundSql, roundParams(round.map((item) => item.write)))).rows);
+      const giveBack: WonClaim[] = [];
+      for (const { write, index } of round) {
+        const mine = refused.get(write.userId);
+        outcomes[index] = outcomeOf(write, mine);
+        if (mine !== undefined) giveBack.push(...mine.won);
+      }
+      if (giveBack.length > 0) await tx.query(giveBackSql, [JSON.stringify(giveBack)]);
     }
-    if (giveBack.length > 0) await tx.query(giveBackSql, [JSON.stringify(giveBack)]);
+    for (const { write, index } of candidates) if (outcomes[index] === undefined) outcomes[index] = await refusalWithTakenId(tx, write, taken);
     pending = later;
   }
   return outcomes;
+}
+
+/** The ids among the writes' notifications that stored notifications have. */
+async function storedNotificationIds(tx: SqlTransaction, writes: readonly UserAppend[]): Promise<ReadonlySet<string>> {
+  const ids = writes.flatMap((write) => write.notifications.map((notification) => notification.id));
+  if (ids.length === 0) return new Set();
+  return new Set((await tx.query(storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
+}
+
+/** The first notification id of `write` that is stored, or that an earlier notification of it has. */
+function takenNotificationId(write: UserAppend, stored: ReadonlySet<string>): string | undefined {
+  const ids = write.notifications.map((notification) => notification.id);
+  return ids.find((id, index) => stored.has(id) || ids.indexOf(id) < index);
+}
+
+/** Why a new user's write with a taken notification id is refused, in the port's order: its claims, its stream, then the id. */
+async function refusalWithTakenId(tx: SqlTransaction, write: UserAppend, stored: ReadonlySet<string>): Promise<AppendOutcome> {
+  const heldRows = write.claims.length === 0 ? [] : (await tx.query(heldClaimsSql, [JSON.stringify(write.claims.map(({ kind, scope, key }) => ({ kind, scope, key })))])).rows;
+  const held = new Set(heldRows.map((row) => claimKey(row as UniqueClaim)));
+  const conflict = write.claims.find((claim) => held.has(claimKey(claim))) ?? firstRepeatedClaim(write.claims);
+  if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
+  const last = Number(((await tx.query(lastSequenceSql, [write.userId])).rows[0] as { last?: unknown } | undefined)?.last ?? 0);
+  if (last !== 0) return { ok: false, reason: "sequence-conflict", actualSequence: last };
+  return { ok: false, reason: "notification-id-taken", notificationId: takenNotificationId(write, stored) ?? "" };
 }

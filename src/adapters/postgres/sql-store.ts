@@ -79,6 +79,9 @@ const newUserRefusals: ReadonlySet<unknown> = new Set(["human_users_claims_uniqu
 /** The indexes a new user's write meets when its stream was created meanwhile. */
 const streamTaken: ReadonlySet<unknown> = new Set(["human_users_events_user_sequence", "human_users_listings_pkey"]);
 
+/** The index a notification meets whose id a stored one (or another of the same statement) has. */
+const notificationIdTaken: ReadonlySet<unknown> = new Set(["human_users_outbox_id_key"]);
+
 /** The index another append meets when it took the same place in the stream first. */
 const sequenceTaken: ReadonlySet<unknown> = new Set(["human_users_events_user_sequence"]);
 
@@ -231,6 +234,15 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     return (await claimRefusal()) ?? (last !== 0 ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined);
   }
 
+  /** The first notification id of `append` that a stored notification or an earlier one of `append` has. */
+  async function notificationRefusal(append: UserAppend): Promise<AppendOutcome | undefined> {
+    const ids = append.notifications.map((notification) => notification.id);
+    if (ids.length === 0) return undefined;
+    const stored = new Set((await db.query(sql.storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
+    const taken = ids.find((id, index) => stored.has(id) || ids.indexOf(id) < index);
+    return taken === undefined ? undefined : { ok: false, reason: "notification-id-taken", notificationId: taken };
+  }
+
   async function append(request: UserAppend): Promise<AppendOutcome> {
     if (groups === undefined || !isNewUser(request)) return appendAlone(request);
     const entry = await groups.enter(request);
@@ -257,8 +269,10 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
       } catch (error) {
         // A new user's append may meet the stream before its claims: why is read in the port's order.
         if ((!newUser && violatesOneOf(error, sequenceTaken)) || (held && isRetryable(error))) return lostRace(request.userId);
-        if (!isRefused(error) && !(newUser && violatesOneOf(error, newUserRefusals))) throw error;
-        const refusal = await refusalOf(request);
+        const idTaken = violatesOneOf(error, notificationIdTaken);
+        if (!idTaken && !isRefused(error) && !(newUser && violatesOneOf(error, newUserRefusals))) throw error;
+        // The port's order: the claims and the stream first, the notifications' ids last.
+        const refusal = (await refusalOf(request)) ?? (idTaken ? await notificationRefusal(request) : undefined);
         if (refusal !== undefined) return refusal;
         // A unique index sees rows a host's REPEATABLE READ snapshot does not: the winner of the
         // race is invisible, and trying again on the same snapshot meets it again. A lost race, as

@@ -158,6 +158,9 @@ export const newUsersAppendWithNotificationsSql = newUsersAppend(true);
 /** The stream's last sequence (0 when it does not exist). $1 the user id. */
 export const lastSequenceSql = `SELECT coalesce(max(sequence), 0) AS last FROM human_users_events WHERE aggregate_id = $1`;
 
+/** Which of the ids ($1, a text array) stored notifications have. */
+export const storedNotificationIdsSql = `SELECT id FROM human_users_outbox WHERE id = ANY($1::text[])`;
+
 /** LATERAL ... LIMIT 1 makes one primary-key probe per asked claim, never a scan of the table. */
 export const heldClaimsSql = `
 SELECT c.kind, c.scope, c.key

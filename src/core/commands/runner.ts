@@ -342,7 +342,8 @@ export function finishCommand<TResponse>(
   outcome: AppendOutcome,
 ): Finish<TResponse> | Promise<Finish<TResponse>> {
   if (!outcome.ok) {
-    if (outcome.reason === "sequence-conflict") return { retry: true };
+    // A generated notification id that is taken is drawn again, as a generated user id is.
+    if (outcome.reason === "sequence-conflict" || outcome.reason === "notification-id-taken") return { retry: true };
     if (outcome.reason === "user-not-found") return { retry: false, answer: err(userNotFound()) };
     const onHeld = decided.decision.onClaimHeld?.(outcome.conflict) ?? alreadyExists(outcome.conflict.kind);
     return onHeld === "retry" ? { retry: true } : { retry: false, answer: err(onHeld) };
