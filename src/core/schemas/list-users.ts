@@ -13,8 +13,12 @@ export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
 /** Ids in one `inUserIdsQuery`. */
 const MAX_USER_IDS = 1000;
-/** As in ZITADEL: queries nest 20 levels deep at most. */
+/**
+ * As in ZITADEL (`userQueryToQuery`: `level > 20` is refused, the request's own queries at level
+ * 0): a query may sit 20 levels under the request's queries, 21 levels in all.
+ */
 const MAX_NESTING = 20;
+const MAX_LEVELS = MAX_NESTING + 1;
 /**
  * Queries in one request, nested ones included. Each is tested against every user a store scans
  * (the memory store, on the event loop), so the work is users times queries: 10,000 text queries
@@ -111,11 +115,34 @@ function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-const UINT64_MAX = "18446744073709551615";
+const UINT64_MAX = 2n ** 64n - 1n;
+const UINT32_MAX = 2n ** 32n - 1n;
 
-/** Decimal digits of a uint64: up to 20 of them, at most 2^64 - 1 (texts of one length compare as numbers). */
-function isUint64Text(text: string): boolean {
-  return /^\d{1,20}$/.test(text) && (text.length < UINT64_MAX.length || text <= UINT64_MAX);
+/**
+ * An unsigned integer written as protobuf JSON writes one in a string: a JSON number (`"12"`,
+ * `"1e3"`, `"1.0"`, no leading zeros, no sign, no spaces) whose value is whole; undefined for any
+ * other text, or a value past `max`. Read as ZITADEL's protojson reads it.
+ */
+function unsignedText(text: string, max: bigint): bigint | undefined {
+  const match = /^(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, whole = "", fraction = "", exponentText = "0"] = match;
+  const exponent = Number(exponentText);
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, "");
+  // Where the decimal point sits after the digits: a whole value has no non-zero digit past it.
+  const shift = exponent - fraction.length;
+  let value: bigint;
+  if (digits === "0") value = 0n;
+  else if (shift >= 0) {
+    // Past 20 more digits the value is past every uint64, however small the digits.
+    if (shift > 20) return undefined;
+    value = BigInt(digits) * 10n ** BigInt(shift);
+  } else {
+    const cut = digits.length + shift;
+    if (cut <= 0 || !/^0+$/.test(digits.slice(cut))) return undefined;
+    value = BigInt(digits.slice(0, cut));
+  }
+  return value <= max ? value : undefined;
 }
 
 /** Collects violations while the request is read; each reader answers undefined for a bad value. */
@@ -145,15 +172,14 @@ class Reader {
   }
 
   /**
-   * A uint64 as protobuf JSON writes it (a number or a decimal string). Past what a number holds
-   * exactly it is past every list anyway, so it is kept as the largest safe integer.
+   * A uint64 or uint32 (`max`) as protobuf JSON writes it: a number or a string. Past what a
+   * number holds exactly it is past every list anyway, so it is kept as the largest safe integer.
    */
-  wholeNumber(value: unknown, path: Path): number | undefined {
+  wholeNumber(value: unknown, path: Path, max: bigint): number | undefined {
     if (value === undefined || value === null) return 0;
-    if (typeof value === "string" ? isUint64Text(value) : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 2 ** 64) {
-      return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
-    }
-    return this.fail(path, `must be a whole number from 0 to ${UINT64_MAX}`);
+    const whole = typeof value === "string" ? unsignedText(value, max) : typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= Number(max) ? BigInt(value) : undefined;
+    if (whole !== undefined) return whole > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(whole);
+    return this.fail(path, `must be a whole number from 0 to ${max}`);
   }
 
   textQuery(name: string, body: unknown, path: Path): SearchQuery | undefined {
@@ -184,7 +210,7 @@ class Reader {
   }
 
   query(value: unknown, path: Path, level: number): SearchQuery | undefined {
-    if (level > MAX_NESTING) return this.fail(path, `nests more than ${MAX_NESTING} levels deep`);
+    if (level > MAX_NESTING) return this.fail(path, `nests more than ${MAX_LEVELS} levels deep`);
     if (!isObject(value)) return this.fail(path, "must be an object");
     const set = Object.keys(value).filter((name) => value[name] !== undefined && value[name] !== null);
     const [name] = set;
@@ -217,12 +243,16 @@ class Reader {
         const ids = body["userIds"] ?? [];
         if (!Array.isArray(ids)) return this.fail([...at, "userIds"], "must be a list");
         if (ids.length > MAX_USER_IDS) return this.fail([...at, "userIds"], `must hold at most ${MAX_USER_IDS} ids`);
+        // ZITADEL's NewInTextQuery refuses no values (ErrEmptyValues): the whole search fails.
+        if (ids.length === 0) return this.fail([...at, "userIds"], "must hold at least one id");
         const userIds = ids.map((id, index) => this.text(id, [...at, "userIds", index], 1));
         return userIds.every((id) => id !== undefined) ? { kind: "userIds", userIds: userIds as string[] } : undefined;
       }
       case "andQuery":
       case "orQuery": {
         const queries = this.queryList(body["queries"], [...at, "queries"], level + 1);
+        // ZITADEL's NewAndQuery and NewOrQuery refuse no queries (ErrMissingColumn): the whole search fails.
+        if (queries !== undefined && queries.length === 0) return this.fail([...at, "queries"], "must hold at least one query");
         return queries === undefined ? undefined : { kind: name === "andQuery" ? "and" : "or", queries };
       }
       case "notQuery": {
@@ -245,8 +275,9 @@ export function parseListUsersRequest(request: Readonly<Record<string, unknown>>
   let ascending = false;
   if (!isObject(page)) reader.fail(["query"], "must be an object");
   else {
-    offset = reader.wholeNumber(page["offset"], ["query", "offset"]);
-    const given = reader.wholeNumber(page["limit"], ["query", "limit"]);
+    // ZITADEL's ListQuery: a uint64 offset and a uint32 limit.
+    offset = reader.wholeNumber(page["offset"], ["query", "offset"], UINT64_MAX);
+    const given = reader.wholeNumber(page["limit"], ["query", "limit"], UINT32_MAX);
     if (given !== undefined && given > MAX_LIST_LIMIT) limit = reader.fail(["query", "limit"], `must be at most ${MAX_LIST_LIMIT}`);
     else limit = given === undefined ? undefined : given === 0 ? DEFAULT_LIST_LIMIT : given;
     const asc = page["asc"];
@@ -254,7 +285,7 @@ export function parseListUsersRequest(request: Readonly<Record<string, unknown>>
     ascending = asc === true;
   }
   const sortingColumn = reader.enumValue(request["sortingColumn"], FIELD_NAMES, ["sortingColumn"]);
-  const queries = reader.queryList(request["queries"], ["queries"], 1);
+  const queries = reader.queryList(request["queries"], ["queries"], 0);
   if (reader.queriesSeen > MAX_QUERIES) return err([...reader.violations, violation(["queries"], `must hold at most ${MAX_QUERIES} queries in all, nested ones included`)]);
   if (reader.violations.length > 0 || offset === undefined || limit === undefined || sortingColumn === undefined || queries === undefined) {
     return err(reader.violations);
@@ -293,6 +324,6 @@ export const listUsersFields: FieldTree = {
   members: new Map<string, FieldTree>([
     ["query", named("offset", "limit", "asc")],
     ["sortingColumn", {}],
-    ["queries", { items: searchQueryFields(MAX_NESTING + 1) }],
+    ["queries", { items: searchQueryFields(MAX_LEVELS + 1) }],
   ]),
 };

@@ -223,11 +223,17 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
 
     it("takes every uint64 offset, as ZITADEL's ListQuery does: one past every user is an empty page", async () => {
       await fiveUsers();
-      for (const offset of ["9999999999999999", "18446744073709551615", "00000000000000000004", 2 ** 60]) {
-        expect(await asAdmin({ query: { offset } })).toEqual(await body(offset === "00000000000000000004" ? [1] : [], 5));
+      for (const offset of ["9999999999999999", "18446744073709551615", "1.8446744073709551615e19", 2 ** 60]) {
+        expect(await asAdmin({ query: { offset } })).toEqual(await body([], 5));
       }
-      for (const offset of ["18446744073709551616", "99999999999999999999", "123456789012345678901", -1, 1.5, "1e3", " 1"]) {
+      // A string holds a JSON number, as protojson reads one: an exponent or a fraction of zeros is whole.
+      for (const offset of ["4", "4e0", "4.0", "40e-1", "0.4e1"]) expect(await asAdmin({ query: { offset } })).toEqual(await body([1], 5));
+      for (const offset of ["18446744073709551616", "99999999999999999999", "123456789012345678901", -1, 1.5, "1.5", "4e-1", "04", "-0", "+4", " 1", ""]) {
         expect(await asAdmin({ query: { offset } })).toEqual(err(invalidBody([{ field: "query.offset", description: "must be a whole number from 0 to 18446744073709551615" }])));
+      }
+      // The limit is a uint32.
+      for (const limit of ["4294967296", 2 ** 32]) {
+        expect(await asAdmin({ query: { limit } })).toEqual(err(invalidBody([{ field: "query.limit", description: "must be a whole number from 0 to 4294967295" }])));
       }
     });
 
@@ -277,13 +283,27 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
       expect((await asAdmin({ queries: [{ emailQuery: { emailAddress: "", method: "TEXT_QUERY_METHOD_STARTS_WITH" } }] })).isOk()).toBe(true);
     });
 
-    it("reads queries nested 20 levels deep and refuses the 21st level, naming it", async () => {
+    it("reads a query 20 levels under the request's own (21 levels, as ZITADEL) and refuses the next level, naming it", async () => {
       await fiveUsers();
       const nested = (levels: number): unknown => (levels === 1 ? { userNameQuery: { userName: "ann" } } : { notQuery: { query: nested(levels - 1) } });
+      expect(await asAdmin({ queries: [nested(21)] })).toEqual(await body([1]));
       expect(await asAdmin({ queries: [nested(20)] })).toEqual(await body([5, 4, 3, 2]));
-      const path = `queries[0]${".notQuery.query".repeat(20)}`;
-      expect(await asAdmin({ queries: [nested(21)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
-      expect(await asAdmin({ queries: [nested(5000)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 20 levels deep" }])));
+      const path = `queries[0]${".notQuery.query".repeat(21)}`;
+      expect(await asAdmin({ queries: [nested(22)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 21 levels deep" }])));
+      expect(await asAdmin({ queries: [nested(5000)] })).toEqual(err(invalidBody([{ field: path, description: "nests more than 21 levels deep" }])));
+    });
+
+    it("refuses an and, or or id list with nothing in it, as ZITADEL's search fails on one", async () => {
+      await fiveUsers();
+      expect(await asAdmin({ queries: [{ orQuery: { queries: [] } }, { andQuery: {} }, { notQuery: { query: { inUserIdsQuery: { userIds: [] } } } }] })).toEqual(
+        err(
+          invalidBody([
+            { field: "queries[0].orQuery.queries", description: "must hold at least one query" },
+            { field: "queries[1].andQuery.queries", description: "must hold at least one query" },
+            { field: "queries[2].notQuery.query.inUserIdsQuery.userIds", description: "must hold at least one id" },
+          ]),
+        ),
+      );
     });
 
     it("refuses more than 100 queries in all, nested ones counted, and a list longer than that, naming the list", async () => {
