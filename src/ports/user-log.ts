@@ -116,7 +116,7 @@ export type AppendOutcome = { readonly ok: true; readonly leased?: readonly Pend
  *
  * Order of the checks in `append`: for an existing user (`expectedSequence > 0`), a missing stream,
  * then a moved sequence, then the claims; for a new user, the claims first (its `user_id` claim is
- * what says the user exists), then the stream.
+ * what says the user exists), then the stream; for both, the notifications' ids last.
  */
 export interface UserLog {
   /** The subset of `claims` that somebody already holds, in the order asked. */

@@ -355,6 +355,13 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         });
       }));
 
+      it("rejects a batch that cannot be written (a write carrying another user's event) and writes none of it", withBatchStore(async ({ snapshot }, appendNewUsers) => {
+        const fine = newUserAppend("u1");
+        const foreign = { ...newUserAppend("u2"), events: newUserAppend("u3").events };
+        await expect(appendNewUsers([fine, foreign])).rejects.toBeInstanceOf(Error);
+        expect(inAnyClaimOrder(await snapshot())).toEqual({ events: [], claims: [], notifications: [] });
+      }));
+
       it("refuses a write of a batch whose notification id a stored one or an earlier write of the batch has, and writes the rest", withBatchStore(async ({ storage, snapshot }, appendNewUsers) => {
         const earlier = newUserAppend("u0");
         await storage.userLog.append(earlier);

@@ -302,9 +302,13 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
         if (!isGroupRefusal(error)) throw error;
       }
     }
-    // A stream another writer created after the batch looked for it meets its unique index: the
-    // batch is tried again, and then answers that write as a conflict.
-    return retryingConflicts(() => db.transaction((tx) => appendBatch(tx, appends)), (error) => violatesOneOf(error, streamTaken));
+    // A stream another writer created after the batch looked for it meets its unique index, as
+    // does a notification id another writer stored meanwhile: the batch is tried again, and then
+    // answers that write as a conflict.
+    return retryingConflicts(
+      () => db.transaction((tx) => appendBatch(tx, appends)),
+      (error) => violatesOneOf(error, streamTaken) || violatesOneOf(error, notificationIdTaken),
+    );
   }
 
   const userLog: SqlUserLog = {
