@@ -50,6 +50,11 @@ export function notParsedHash(): HashRejection {
 }
 
 /** `bytesAllowed`: verification also takes the password as raw bytes, hashing does not. */
+/** A password string that is not Unicode text: compared as UTF-8, it would match the password with U+FFFD in that place. */
+export function passwordNotUnicode(): HashRejection {
+  return { reason: "invalid-password", message: "the password holds an unpaired surrogate (U+D800 to U+DFFF), which no text has" };
+}
+
 export function passwordNotText(bytesAllowed: boolean): HashRejection {
   return { reason: "invalid-password", message: bytesAllowed ? "the password is neither a string nor bytes" : "the password is not a string" };
 }

@@ -2,6 +2,7 @@ import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { firebaseSignerKeyBytes } from "../shared/firebase-signer-key.js";
 import type { ErrorBody } from "../shared/error-body.js";
 import { refuseThenable } from "../shared/host-calls.js";
+import { hasUnpairedSurrogate } from "../shared/surrogates.js";
 import { defaultHashBounds, resolveHashBounds, type HashBounds } from "./bounds.js";
 import { checkCostBudget } from "./budget.js";
 import { checkBounds, computeMatch, isParsedPasswordHash, parseSyntax, withFirebaseProjectKey, withinBounds } from "./dispatch.js";
@@ -12,7 +13,7 @@ import type { PasswordHasher } from "./hashers/hasher.js";
 import type { ParsedPasswordHash } from "./parsed.js";
 import { BCRYPT_MAX_KEY_BYTES } from "./primitives/bcrypt.js";
 import { hashingPaths } from "./primitives/paths.js";
-import { hashNotText, hashTooLong, MAX_HASH_LENGTH, notParsedHash, passwordNotText, passwordTooLong, type HashRejection } from "./rejection.js";
+import { hashNotText, hashTooLong, MAX_HASH_LENGTH, notParsedHash, passwordNotText, passwordNotUnicode, passwordTooLong, type HashRejection } from "./rejection.js";
 
 /**
  * Sync, no hashing at all, microseconds: used when importing a user. `bounds` may be partial;
@@ -76,18 +77,20 @@ function resolveOptions(options: unknown): ResolvedOptions {
 
 /** The password as bytes, or the refusal when it is not text (or bytes) or is over the limit. */
 export function passwordInput(password: unknown, bounds: HashBounds, bytesAllowed: boolean): Result<Uint8Array, HashRejection> {
+  if (typeof password === "string" && hasUnpairedSurrogate(password)) return err(passwordNotUnicode());
   const bytes = typeof password === "string" ? utf8(password) : bytesAllowed && password instanceof Uint8Array ? password : undefined;
   if (bytes === undefined) return err(passwordNotText(bytesAllowed));
   return bytes.length > bounds.maxPasswordBytes ? err(passwordTooLong(bounds.maxPasswordBytes)) : ok(bytes);
 }
 
 /**
- * Whether the hash read every byte of `password`. Plain bcrypt reads the first 72: past them, any
- * tail matches, and a new hash of the tail just typed would refuse the others (a near miss at the
- * first login would lock the real password out). Such a hash is kept, not upgraded.
+ * Whether a match proves the whole password the hash was made from. Plain bcrypt reads the first
+ * 72 bytes: past them, any tail matches, and a new hash of the tail just typed would refuse the
+ * others (a near miss at the first login would lock the real password out). A login of exactly 72
+ * bytes proves no more: the password chosen may go on past them. Such a hash is kept, not upgraded.
  */
 function readsWholePassword(parsed: ParsedPasswordHash, password: Uint8Array): boolean {
-  return !(parsed.family === "bcrypt" && parsed.prehash === "none" && password.length > BCRYPT_MAX_KEY_BYTES);
+  return !(parsed.family === "bcrypt" && parsed.prehash === "none" && password.length >= BCRYPT_MAX_KEY_BYTES);
 }
 
 /** `options[name]`, read without throwing (options may be anything a JavaScript caller passes). */

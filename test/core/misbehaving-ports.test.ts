@@ -97,6 +97,32 @@ describe("a directory that answers something of another shape", () => {
     expect(String(errors[0])).toContain("not an organization ({ id, domains }) or undefined");
   });
 
+  it.each([
+    ["a lockout limit as text", { lockout: { maxPasswordAttempts: "3" } }, "policy.lockout.maxPasswordAttempts is not a whole number of 0 or more"],
+    ["a lockout limit of 2.5", { lockout: { maxPasswordAttempts: 2.5 } }, "policy.lockout.maxPasswordAttempts is not a whole number of 0 or more"],
+    ["a lockout limit of -1", { lockout: { maxPasswordAttempts: -1 } }, "policy.lockout.maxPasswordAttempts is not a whole number of 0 or more"],
+    ["an endless lockout limit", { lockout: { maxPasswordAttempts: Infinity } }, "policy.lockout.maxPasswordAttempts is not a whole number of 0 or more"],
+    ["a minimum length as a word", { passwordComplexity: { minLength: "twelve" } }, "policy.passwordComplexity.minLength is not a whole number of 0 or more"],
+    ["a rule as the text false", { passwordComplexity: { hasSymbol: "false" } }, "policy.passwordComplexity.hasSymbol is not true or false"],
+    ["userLoginMustBeDomain as text", { userLoginMustBeDomain: "true" }, "policy.userLoginMustBeDomain is not true or false"],
+    ["a policy that is a list", [], "policy is not an object"],
+  ])("an organization with %s: 13, logged, nothing written (a rule never quietly weakened)", async (_case, policy, problem) => {
+    const { errors, logger } = recordingLogger();
+    const base = testPorts();
+    const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve({ ...acme, policy } as never) };
+    const ports = { ...base, directory, logger };
+    expect(await createHumanUser(ports, minimalCreate(), context)).toEqual(internal);
+    expect(ports.storage.snapshot()).toEqual({ events: [], claims: [], notifications: [] });
+    expect(String(errors[0])).toBe(`TypeError: ports directory.findOrganization answered an organization whose ${problem}`);
+  });
+
+  it("a policy with every member absent or null, or of its type, is taken", async () => {
+    const base = testPorts();
+    const policy = { lockout: { maxPasswordAttempts: null }, passwordComplexity: { minLength: 0, hasSymbol: false, hasNumber: null }, userLoginMustBeDomain: false };
+    const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve({ ...acme, policy } as never) };
+    expect((await createHumanUser({ ...base, directory }, minimalCreate(), context)).isOk()).toBe(true);
+  });
+
   it("null is taken as not found, as undefined is", async () => {
     const base = testPorts();
     const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve(null as never) };

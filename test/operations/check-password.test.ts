@@ -52,8 +52,28 @@ describe.each(kinds)("checkPassword on $name", (kind) => {
     const nearMiss = `${real.slice(0, 72)}-typo`;
 
     expect((await checkPassword(ports, { userId, password: nearMiss }))._unsafeUnwrap()).toEqual({ userId, details: details(3) });
-    expect((await checkPassword(ports, { userId, password: real }))._unsafeUnwrap()).toEqual({ userId, details: details(4) });
-    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.check.succeeded"), event(userId, 4, "user.human.password.check.succeeded")]);
+    // Exactly the 72 bytes bcrypt read: the password chosen may be longer, so this is no proof of it either.
+    expect((await checkPassword(ports, { userId, password: real.slice(0, 72) }))._unsafeUnwrap()).toEqual({ userId, details: details(4) });
+    expect((await checkPassword(ports, { userId, password: real }))._unsafeUnwrap()).toEqual({ userId, details: details(5) });
+    expect(await eventsOf(userId, 2)).toEqual([3, 4, 5].map((sequence) => event(userId, sequence, "user.human.password.check.succeeded")));
+  });
+
+  it("answers a password with an unpaired surrogate as a wrong one: not the password with U+FFFD in its place", async () => {
+    const { ports, eventsOf } = await kind.open();
+    const userId = await imported(ports, annWithHash(cheapHash("Pass-\ufffd-word-1A!")));
+    // Two tries: the organization of these tests locks a user at the third wrong password.
+    for (const lone of ["\ud800", "\udfff"]) expect(await checkPassword(ports, { userId, password: `Pass-${lone}-word-1A!` })).toEqual(err(WRONG));
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Pass-\ud800-word-1A!" })).toEqual(err(WRONG));
+    expect(await eventsOf(userId, 2)).toEqual([3, 4].map((sequence) => event(userId, sequence, "user.human.password.check.failed")));
+    expect((await checkPassword(ports, { userId, password: "Pass-\ufffd-word-1A!" })).isOk()).toBe(true);
+  });
+
+  it("answers a password longer than hashBounds.maxPasswordBytes as a wrong one, for a user and for nobody, and records the failed check", async () => {
+    const { ports, eventsOf } = await kind.open({ hashBounds: { maxPasswordBytes: 16 } });
+    const userId = await imported(ports, annWithHash(cheapHash("Right-Pass-1")));
+    expect(await checkPassword(ports, { userId, password: "Right-Pass-1-and-more" })).toEqual(err(WRONG));
+    expect(await checkPassword(ports, { loginName: "nobody", password: "Right-Pass-1-and-more" })).toEqual(err(WRONG));
+    expect(await eventsOf(userId, 2)).toEqual([event(userId, 3, "user.human.password.check.failed")]);
   });
 
   it("answers a wrong password, an unknown user id and an unknown login name with one body, and records only the wrong password", async () => {

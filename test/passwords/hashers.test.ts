@@ -165,9 +165,11 @@ describe("bcrypt's 72 bytes", () => {
     const other = pbkdf2Sha256Hasher({ iterations: 1000 });
     expect(await verifyPassword(encoded, `${"x".repeat(72)}typo`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
     expect(await verifyPassword(encoded, `${"x".repeat(72)}tail`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
-    // Up to 72 bytes bcrypt reads every byte: the upgrade is safe, and asked for.
-    const short = await hasher.hash("x".repeat(72));
-    expect(await verifyPassword(short, "x".repeat(72), { hasher: other })).toEqual(ok({ valid: true, needsRehash: true }));
+    // Under 72 bytes bcrypt read every byte and the password ended there: the upgrade is safe, and asked for.
+    const short = await hasher.hash("x".repeat(71));
+    expect(await verifyPassword(short, "x".repeat(71), { hasher: other })).toEqual(ok({ valid: true, needsRehash: true }));
+    // Exactly 72: the password chosen may have gone on past what bcrypt read, so a login of 72 proves no more.
+    expect(await verifyPassword(encoded, "x".repeat(72), { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));
     // 71 bytes and a two-byte character: 73 bytes, cut inside the character.
     const cut = await hasher.hash(`${"x".repeat(71)}é`);
     expect(await verifyPassword(cut, `${"x".repeat(71)}é`, { hasher: other })).toEqual(ok({ valid: true, needsRehash: false }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorBody } from "../../src/core/errors/index.js";
-import { hashPassword, parsePasswordHash, verifyParsedPassword, verifyPassword, type ParsedPasswordHash } from "../../src/passwords/index.js";
+import { hashPassword, parsePasswordHash, pbkdf2Sha256Hasher, verifyParsedPassword, verifyPassword, type ParsedPasswordHash } from "../../src/passwords/index.js";
 
 // Cheap to verify (MD5-crypt, 1000 rounds); not of the default hasher, so it needs a rehash.
 const MD5_CRYPT = "$1$dXc3I7Rw$ctlgjDdWJLMT.qwHsWhXR1";
@@ -21,6 +21,18 @@ describe("verifyPassword never throws or rejects", () => {
   it.each(JUNK.map((value) => [String(typeof value), value]))("refuses a password of type %s", async (_, password) => {
     const result = await verifyPassword(MD5_CRYPT, password as string);
     expect(result._unsafeUnwrapErr()).toEqual(PASSWORD_NOT_TEXT);
+  });
+
+  it("refuses a password with an unpaired surrogate, which UTF-8 would write as U+FFFD and so match that password", async () => {
+    const encoded = await pbkdf2Sha256Hasher({ iterations: 1000 }).hash("Pass-\ufffd-word");
+    expect((await verifyPassword(encoded, "Pass-\ufffd-word"))._unsafeUnwrap().valid).toBe(true);
+    for (const lone of ["\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800"]) {
+      expect((await verifyPassword(encoded, `Pass-${lone}-word`))._unsafeUnwrapErr()).toEqual(
+        errorBody(3, "PASSWORD-1npt", "the password holds an unpaired surrogate (U+D800 to U+DFFF), which no text has"),
+      );
+    }
+    // A pair is one character, and fine.
+    expect((await verifyPassword(encoded, "Pass-\ud83d\ude00-word"))._unsafeUnwrap().valid).toBe(false);
   });
 
   it.each([...JUNK, "options"].map((value) => [String(typeof value), value]))("ignores options of type %s", async (_, options) => {

@@ -3,20 +3,10 @@
 // so two different strings would become one). Refusing such text at validation makes a request
 // answer the same on every store, instead of being kept by one store and failing another's write.
 
+import { hasUnpairedSurrogate } from "../../shared/surrogates.js";
+
 /** Any NUL or surrogate code unit: most text has none, so one scan usually settles it. */
 const SUSPECT = /[\u0000\ud800-\udfff]/;
-
-function hasUnpairedSurrogate(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    // A high surrogate followed by a low one is a pair (one character); anything else is not.
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-    else return true;
-  }
-  return false;
-}
 
 /** Why no store can hold `text`, in words, or undefined when every store can. */
 export function unstorableTextProblem(text: string): string | undefined {

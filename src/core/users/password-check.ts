@@ -65,8 +65,8 @@ function dummyHash(ports: ResolvedPorts): Promise<Result<string, ErrorBody>> {
 /**
  * A verification that cannot succeed, as long as one against a hash of the configured hasher:
  * what a check for a user that does not exist (or has no password) costs, so that the time of the
- * answer does not tell it apart. Answers what a wrong password answers, or the refusal of a
- * password no hash could match (too long), which a real check would answer too; or, when the
+ * answer does not tell it apart. Answers what a wrong password answers, for a password no hash
+ * could match (too long for `hashBounds.maxPasswordBytes`, not text) too; or, when the
  * verification fails, the port failure (13) a real check would answer. When the hash cannot be
  * made (logged), a wrong password: a real check makes no hash, so a 13 would tell who exists.
  */
@@ -75,7 +75,9 @@ export async function dummyVerification(ports: ResolvedPorts, password: string):
   if (hash.isErr()) return wrongPassword();
   const checked = await callPort("password verification", ports.logger, () => ports.passwords.verify(hash.value, password));
   if (checked.isErr()) return checked.error;
-  return checked.value.isOk() ? wrongPassword() : checked.value.error;
+  if (checked.value.isOk()) return wrongPassword();
+  // Refused unread (3): no password of any user is such a one, so it is a wrong one.
+  return checked.value.error.code === 3 ? wrongPassword() : checked.value.error;
 }
 
 /** A password checked as a login checks it: right (and whether its hash is outdated), or wrong with the answer to give. */
