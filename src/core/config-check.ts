@@ -15,7 +15,7 @@ import { invalidConfiguration, unauthenticated } from "./errors/user-errors.js";
 import { isHttpUrl, LINK_PLACEHOLDERS, PASSKEY_LINK_PLACEHOLDERS, parseUrlTemplate, type TemplateValue } from "./rules/url-template.js";
 import { ALPHABET_SIZE, CODE_LENGTH, alphabetCharacters, defaultCodeSpecs, isCodeLength } from "./secrets/codes.js";
 import { keysProblems } from "./secrets/key-check.js";
-import { isIntlLanguageTag } from "./rules/language-tag.js";
+import { canonicalLanguageTag, isIntlLanguageTag } from "./rules/language-tag.js";
 import { splitMessageTemplate } from "../shared/message-template.js";
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -383,9 +383,17 @@ function checkMessages(problems: Problems, value: unknown): void {
   if (value === undefined) return;
   const messages = fieldsOf(value);
   if (messages === undefined || Array.isArray(value)) return problems.add("config.messages must be an object of languages");
+  // Keys are compared as users' languages are stored: canonical, ignoring case (`iw` is `he`).
+  const languages = new Map<string, string>();
   for (const [language, kinds] of Object.entries(messages)) {
     const name = `config.messages[${JSON.stringify(language)}]`;
     if (!isIntlLanguageTag(language)) problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
+    else {
+      const tag = canonicalLanguageTag(language);
+      const earlier = languages.get(tag.toLowerCase());
+      if (earlier !== undefined) problems.add(`config.messages: ${JSON.stringify(earlier)} and ${JSON.stringify(language)} are one language (${tag}); keep one key for it`);
+      else languages.set(tag.toLowerCase(), language);
+    }
     const byKind = fieldsOf(kinds);
     if (byKind === undefined || Array.isArray(kinds)) {
       problems.add(`${name} must be an object of message kinds`);

@@ -37,7 +37,8 @@ function htmlEntity(code: number): string | undefined {
 /** A header line (the subject) must stay one line: control characters become spaces. */
 export function singleLine(value: string): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+  // C1 controls too: U+0085 (NEXT LINE) ends a line for Unicode-aware readers.
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ");
 }
 
 /** Plain text keeps the value as it is. */

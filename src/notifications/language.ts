@@ -1,5 +1,6 @@
 import type { LanguageMessages, MessageTemplates } from "../ports/config.js";
 import type { NotificationKind } from "../ports/storage.js";
+import { canonicalLanguageTag } from "../core/rules/language-tag.js";
 import { builtInMessages, fallbackLanguage } from "./templates/index.js";
 
 export interface ChosenTemplate<K extends NotificationKind> {
@@ -23,20 +24,31 @@ function candidateTags(locale: string): readonly string[] {
 
 const candidates = new Map<string, readonly string[]>();
 
-/** The template for `kind` under the first key of `templates` that is `tag` in lower case. */
+/**
+ * A host's key as the tags it is compared with are written: canonical (users' languages are
+ * stored so: `iw` is `he`, `tl` is `fil`), in lower case. The built-in keys are canonical already.
+ */
+function hostKeyTag(key: string): string {
+  return canonicalLanguageTag(key).toLowerCase();
+}
+
+/** The template for `kind` under the first key of `templates` that is `tag` and has one. */
 function lookUp<K extends NotificationKind>(
   templates: MessageTemplates,
   tag: string,
   kind: K,
+  keyTag: (key: string) => string,
 ): ChosenTemplate<K> | undefined {
   // The own members in Object.entries' order, without an array of pairs for every lookup.
   for (const key in templates) {
-    if (!Object.hasOwn(templates, key) || key.toLowerCase() !== tag) continue;
+    if (!Object.hasOwn(templates, key) || keyTag(key) !== tag) continue;
     const template = (templates[key] as LanguageMessages)[kind];
-    return template === undefined ? undefined : { language: key, template };
+    if (template !== undefined) return { language: key, template };
   }
   return undefined;
 }
+
+const lowerCase = (key: string): string => key.toLowerCase();
 
 /**
  * The template for `kind` in the user's language: the most specific tag of `locale` that the host's
@@ -48,7 +60,7 @@ export function chooseTemplate<K extends NotificationKind>(
   hostTemplates?: MessageTemplates,
 ): ChosenTemplate<K> | undefined {
   for (const tag of candidateTags(locale)) {
-    const chosen = (hostTemplates === undefined ? undefined : lookUp(hostTemplates, tag, kind)) ?? lookUp(builtInMessages, tag, kind);
+    const chosen = (hostTemplates === undefined ? undefined : lookUp(hostTemplates, tag, kind, hostKeyTag)) ?? lookUp(builtInMessages, tag, kind, lowerCase);
     if (chosen !== undefined) return chosen;
   }
   return undefined;

@@ -32,5 +32,10 @@ export function splitMessageTemplate(template: unknown, part: string): { readonl
     last = match.index + match[0].length;
   }
   parts.push(template.slice(last));
-  return unknown.length === 0 ? { parts } : { problem: `unknown placeholder ${unknown.join(", ")} in message template` };
+  if (unknown.length > 0) return { problem: `unknown placeholder ${unknown.join(", ")} in message template` };
+  // Braces left over once the placeholders are out: one closed wrongly (`{{code}`), whose value would not go out.
+  if (parts.some((piece) => typeof piece === "string" && (piece.includes("{{") || piece.includes("}}")))) {
+    return { problem: "unbalanced braces in message template: write each placeholder as {{name}}" };
+  }
+  return { parts };
 }

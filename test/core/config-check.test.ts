@@ -197,6 +197,13 @@ describe("checkConfiguration", () => {
       "config.initializationUrlTemplate must give an absolute http or https URL",
     ]);
     expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: ["https://x.example"] }))).toEqual(["config.emailVerificationUrlTemplate must be a string"]);
+    // Two keys of one language: one would hide the other's templates.
+    const text = { "phone.verification": { text: "{{code}}" } };
+    expect(configurationProblems(withConfig({ messages: { DE: text, de: text, iw: text, he: text, fr: { "phone.verification": { text: "{{code}" } } } }))).toEqual([
+      'config.messages: "DE" and "de" are one language (de); keep one key for it',
+      'config.messages: "iw" and "he" are one language (he); keep one key for it',
+      'config.messages["fr"]["phone.verification"].text: unbalanced braces in message template: write each placeholder as {{name}}',
+    ]);
     // Text no store keeps and no mail can encode: the SQL stores refused the write (13), the memory store mailed it.
     expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: "https://x.example/\ud800?c={{.Code}}" }))).toEqual([
       "config.emailVerificationUrlTemplate must give an absolute http or https URL",

@@ -210,4 +210,29 @@ Der Code ist 72 Stunden gültig. Falls Sie dies nicht erwartet haben, können Si
       "unknown placeholder {{ firstName }}, {{}} in message template",
     );
   });
+  it("refuses a template with a placeholder closed wrongly, which would send the mail without its value", () => {
+    const unbalanced = ["Your code: {{code}", "{{ {{code}} }}", "code }} {{code}}", "{{code}} {{"];
+    expect(unbalanced.map((text) => renderNotification(phoneNotification(), { en: { "phone.verification": { text } } })._unsafeUnwrapErr())).toEqual(
+      unbalanced.map(() => "unbalanced braces in message template: write each placeholder as {{name}}"),
+    );
+    // Single braces are text.
+    expect(renderNotification(phoneNotification(), { en: { "phone.verification": { text: "{code}: {{code}}" } } })._unsafeUnwrap().message.text).toBe("{code}: ZX81AB");
+  });
+
+  it("finds a host's template under an old or odd spelling of the user's language, as the language is stored canonical", () => {
+    // Users' languages are stored canonical: `iw` as `he`, `tl` as `fil`, `en-GB-oed` as `en-GB-oxendict`.
+    const templates: MessageTemplates = {
+      iw: { "phone.verification": { text: "he {{code}}" } },
+      TL: { "phone.verification": { text: "fil {{code}}" } },
+      "en-GB-oed": { "phone.verification": { text: "oed {{code}}" } },
+    };
+    const texts = ["he", "fil", "en-GB-oxendict"].map((locale) => renderNotification(phoneNotification({ locale }), templates)._unsafeUnwrap().message.text);
+    expect(texts).toEqual(["he ZX81AB", "fil ZX81AB", "oed ZX81AB"]);
+  });
+
+  it("keeps every C1 control character, NEXT LINE among them, out of the subject", () => {
+    const templates: MessageTemplates = { en: { "email.verification": { subject: "Hi {{displayName}}", text: "{{code}}", html: "{{code}}" } } };
+    const subject = mailOf(emailNotification({ displayName: "Eve\u0085Bcc: x@evil.example\u0080\u009f!" }), templates).subject;
+    expect(subject).toBe("Hi Eve Bcc: x@evil.example !");
+  });
 });
