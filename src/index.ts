@@ -30,6 +30,7 @@ export {
 } from "./operations/index.js";
 export {
   defaultBulkImportOptions,
+  type BatchAnswer,
   type BulkImportOptions,
   type BulkImportOutcome,
   type BulkImportSource,

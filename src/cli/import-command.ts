@@ -1,6 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { systemClock } from "../adapters/clocks.js";
-import type { BulkImportOptions, BulkImportOutcome, StopSignal } from "../core/bulk/import-human-users.js";
+import type { BatchAnswer, BulkImportOptions, BulkImportOutcome, StopSignal } from "../core/bulk/import-human-users.js";
 import { importHumanUsers } from "../operations/index.js";
 import type { Requester } from "../ports/authorizer.js";
 import type { Ports } from "../ports/index.js";
@@ -218,6 +218,28 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     // Without the application's keys only --no-mail gets here, and it writes no code to check.
     config: { immediateDelivery: "off", allowThrowawayKeys: keys.value === undefined, ...(command.origin === undefined ? {} : { origin: command.origin }) },
   };
+  const lines: number[] = [];
+  const facts = { fieldName: command.format === "csv" ? columnOfField : (field: string) => field, lineOf: (index: number) => lines[index] };
+  const pending = new Map<number, Row>();
+  // Links are kept before their users are written: a process killed after a batch's write and
+  // before its answers were read would otherwise leave users whose only way in was never kept.
+  const keptLinks = new Map<number, string>();
+  let links: LinksFile | undefined;
+  let linksFailure: Error | undefined;
+  const keepLinks = async (answers: readonly BatchAnswer[]): Promise<void> => {
+    for (const { index, answer } of answers) {
+      const line = pending.get(index)?.line;
+      const entry = line === undefined ? undefined : linkEntry(line, answer);
+      if (entry === undefined || links === undefined) continue;
+      try {
+        await links.write(entry);
+      } catch (cause) {
+        linksFailure ??= new Error(`${cause instanceof Error ? cause.message : String(cause)}; line ${line} and the rest of its batch were not imported: run the command again once the file can be written`);
+        throw linksFailure;
+      }
+      keptLinks.set(index, entry.link);
+    }
+  };
   const options: BulkImportOptions = {
     ...(command.batchSize === undefined ? {} : { batchSize: command.batchSize }),
     ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
@@ -225,10 +247,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     dryRun: command.dryRun,
     withoutCodes: command.noMail,
+    beforeWrite: keepLinks,
   };
-  const lines: number[] = [];
-  const facts = { fieldName: command.format === "csv" ? columnOfField : (field: string) => field, lineOf: (index: number) => lines[index] };
-  const pending = new Map<number, Row>();
   const readFailure: { error?: unknown } = {};
   const tally: Tally = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, lastLine: 0 };
   const progress = progressView(io.stderr, { intervalMs: command.progressIntervalMs, quiet: command.quiet });
@@ -237,7 +257,6 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   progress.update({ ...tally, totalBytes, elapsedMs: 0 });
   let reported = 0;
   let report: Awaited<ReturnType<typeof openReport>> | undefined;
-  let links: LinksFile | undefined;
 
   try {
     report = await openReport(command.reportPath);
@@ -247,6 +266,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     const linkRefusal = keys.value === undefined ? LINK_NEEDS_KEYS : command.origin === undefined ? LINK_NEEDS_ORIGIN : undefined;
     const requests = requestsOf(linkRefusal === undefined ? rows : refuseLinks(rows, linkRefusal), pending, lines, readFailure);
     for await (const outcome of importHumanUsers(ports, requests, { requester: cliRequester(command.org), orgId: command.org }, options)) {
+      // A batch whose links could not be kept was not written: stop, naming the line.
+      if (linksFailure !== undefined) throw linksFailure;
       const row = pending.get(outcome.index);
       pending.delete(outcome.index);
       if (row === undefined) {
@@ -261,7 +282,9 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
       const { status, entries } = answerRow(row, outcome, facts);
       tally[status === "imported" ? "imported" : status === "exists" ? "existing" : "failed"] += 1;
       const link = "ok" in outcome ? linkEntry(row.line, outcome.ok) : undefined;
-      if (link !== undefined) await links.write(link);
+      // Kept before the write, unless the user was decided again (a lost race) with another link.
+      if (link !== undefined && keptLinks.get(outcome.index) !== link.link) await links.write(link);
+      keptLinks.delete(outcome.index);
       if (status === "failed" || (status === "exists" && command.reportExisting)) {
         await report.write(entries);
         reported += entries.length;

@@ -178,3 +178,48 @@ describe("a generated notification id that is taken", () => {
     expect(new Set(notifications).size).toBe(4);
   });
 });
+
+describe("beforeWrite: the answers a batch will get, before the batch is written", () => {
+  const asking = (name: string) => ({ ...userRequest(name), requestPasswordlessRegistration: true });
+  const context = { ...adminInAcme, origin: "https://login.acme.test" };
+
+  it("is called with each new user's answer before its batch's write, and those are the answers given", async () => {
+    const ports = bulkPorts();
+    const calls: string[] = [];
+    const kept: unknown[] = [];
+    const appendNewUsers: NonNullable<UserLog["appendNewUsers"]> = (appends) => {
+      calls.push(`write ${appends.length}`);
+      return ports.storage.userLog.appendNewUsers!(appends);
+    };
+    const watched = patchStorage(ports.storage, { userLog: { appendNewUsers } });
+    const rows = [asking("a0"), userRequest("a1"), asking("a2"), asking("a0")];
+    const outcomes = await collect(
+      importHumanUsers({ ...ports, storage: watched }, rows, context, {
+        batchSize: 2,
+        parallelBatches: 1,
+        beforeWrite: (answers) => {
+          calls.push(`before ${answers.map((answer) => answer.index).join(",")}`);
+          kept.push(...answers);
+        },
+      }),
+    );
+    // The fourth row is the first again: already there, so nothing of it is written.
+    expect(calls).toEqual(["before 0,1", "write 2", "before 2", "write 1"]);
+    expect(kept).toEqual(outcomes.filter((outcome) => "ok" in outcome).map((outcome) => ({ index: outcome.index, answer: "ok" in outcome ? outcome.ok : undefined })));
+    expect(kept.map((entry) => (entry as { answer: { passwordlessRegistration?: unknown } }).answer.passwordlessRegistration !== undefined)).toEqual([true, false, true]);
+  });
+
+  it("that rejects: its batch is not written, its rows fail with 13, and the next batch goes on", async () => {
+    const ports = bulkPorts();
+    let call = 0;
+    const outcomes = await collect(
+      importHumanUsers(ports, [asking("b0"), asking("b1"), asking("b2")], context, {
+        batchSize: 2,
+        parallelBatches: 1,
+        beforeWrite: () => (++call === 1 ? Promise.reject(new Error("disk full")) : undefined),
+      }),
+    );
+    expect(outcomes.map((outcome) => ("error" in outcome ? outcome.error.code : "ok" in outcome ? "ok" : "other"))).toEqual([13, 13, "ok"]);
+    expect(claimedUsernames(ports.storage.claims())).toEqual(["b2"]);
+  });
+});

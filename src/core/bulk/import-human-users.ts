@@ -53,6 +53,20 @@ export interface BulkImportOptions {
    * answered), then the outcomes end. Items never read get no outcome.
    */
   readonly signal?: StopSignal;
+  /**
+   * Called with the answers a batch's new users will get, before the batch is written, and waited
+   * for: what only an answer holds (a passwordless registration link) can be kept first, so that
+   * a process killed after the write loses none of it. A user whose write loses a race is decided
+   * again, and its outcome then carries another answer. When it throws or rejects, the batch is
+   * not written and its rows fail with 13.
+   */
+  readonly beforeWrite?: (answers: readonly BatchAnswer[]) => void | Promise<void>;
+}
+
+/** The answer a user of a batch will get once the batch is written (see `beforeWrite`). */
+export interface BatchAnswer {
+  readonly index: number;
+  readonly answer: ImportHumanUserResponse;
 }
 
 /** Requests as `importHumanUser` takes them (parsed JSON bodies), each checked as it checks one. */
@@ -106,6 +120,7 @@ interface Run {
   readonly signal: StopSignal | undefined;
   readonly parallelBatches: number;
   readonly dryRun: boolean;
+  readonly beforeWrite: BulkImportOptions["beforeWrite"];
   /** The claims of the rows to be written so far, for comparing later rows with them. */
   readonly sourceClaims: SourceClaims;
   /**
@@ -403,6 +418,7 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
   if (run.closed) return [];
   try {
     const writes = plans.flatMap((plan) => ("write" in plan ? [plan.write] : []));
+    if (run.beforeWrite !== undefined && writes.length > 0) await run.beforeWrite(batchAnswers(chunk, plans));
     const written = await writeBatch(run.ports, run.userLog, writes.flatMap(({ decided }) => (decided.append === undefined ? [] : [decided.append])));
     let writeIndex = 0;
     const outcomes = await Promise.all(
@@ -425,6 +441,18 @@ async function finishChunk(run: Run, chunk: Chunk): Promise<BulkImportOutcome[]>
   }
 }
 
+/** The answers the chunk's new users get if their batch is written as decided. */
+function batchAnswers(chunk: Chunk, plans: readonly Plan[]): BatchAnswer[] {
+  const answers: BatchAnswer[] = [];
+  for (const [offset, plan] of plans.entries()) {
+    if (!("write" in plan)) continue;
+    const { decision, facts } = plan.write.decided;
+    const answer = decision.respond(facts);
+    if (answer.isOk()) answers.push({ index: chunk.firstIndex + offset, answer: answer.value });
+  }
+  return answers;
+}
+
 /**
  * A row judged the same user as an earlier row of the source, once that row's fate is known: still
  * already there when that row was written, else failed with its error.
@@ -443,6 +471,7 @@ interface Settings {
   readonly dryRun: boolean;
   readonly withoutCodes: boolean;
   readonly signal: StopSignal | undefined;
+  readonly beforeWrite: BulkImportOptions["beforeWrite"];
 }
 
 /** The options over their defaults: options that are not an object are none, a member that is no usable number its default. */
@@ -450,6 +479,7 @@ function settingsOf(options: unknown): Settings {
   const given = typeof options === "object" && options !== null ? (options as Readonly<Record<string, unknown>>) : {};
   const number = (value: unknown) => (typeof value === "number" ? value : undefined);
   const signal = given["signal"];
+  const beforeWrite = given["beforeWrite"];
   return {
     batchSize: wholeNumber(number(given["batchSize"]), defaultBulkImportOptions.batchSize),
     concurrency: wholeNumber(number(given["concurrency"]), defaultBulkImportOptions.concurrency),
@@ -458,6 +488,7 @@ function settingsOf(options: unknown): Settings {
     dryRun: given["dryRun"] !== undefined && given["dryRun"] !== null && given["dryRun"] !== false,
     withoutCodes: given["withoutCodes"] === true,
     signal: typeof signal === "object" && signal !== null ? (signal as StopSignal) : undefined,
+    beforeWrite: typeof beforeWrite === "function" ? (beforeWrite as BulkImportOptions["beforeWrite"]) : undefined,
   };
 }
 
@@ -492,6 +523,7 @@ function startRun(ports: Ports, context: OperationContext, options: BulkImportOp
       signal: settings.signal,
       parallelBatches: settings.parallelBatches,
       dryRun: settings.dryRun,
+      beforeWrite: settings.beforeWrite,
       sourceClaims: new SourceClaims(),
       failedWrites: new Map(),
       judged: Promise.resolve(),
