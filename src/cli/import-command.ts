@@ -12,7 +12,7 @@ import { SetupError, type StoreTarget } from "./open-storage.js";
 import { prepareDryRunStore, prepareStore, type PreparedStore } from "./prepared-store.js";
 import { formatCount, formatDuration, progressView, type ProgressStream } from "./progress.js";
 import { existingEntry, failedEntries, openReport, type ReportEntry, type RowFacts, type RowStatus } from "./report.js";
-import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN, linkEntry, openLinks, refuseLinks, type LinksFile } from "./links.js";
+import { LINK_NEEDS_KEYS, LINK_NEEDS_ORIGIN, linkEntry, openLinks, refuseLinks, type LinkEntry, type LinksFile } from "./links.js";
 import { refuseSharedPaths, refuseUnwritable } from "./output-paths.js";
 import { checkHeader, InputError, readRows, type InputFormat, type Row } from "./rows.js";
 import { errorCode } from "../shared/error-code.js";
@@ -227,18 +227,21 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   let links: LinksFile | undefined;
   let linksFailure: Error | undefined;
   const keepLinks = async (answers: readonly BatchAnswer[]): Promise<void> => {
+    const entries: { readonly index: number; readonly entry: LinkEntry }[] = [];
     for (const { index, answer } of answers) {
       const line = pending.get(index)?.line;
       const entry = line === undefined ? undefined : linkEntry(line, answer);
-      if (entry === undefined || links === undefined) continue;
-      try {
-        await links.write(entry);
-      } catch (cause) {
-        linksFailure ??= new Error(`${cause instanceof Error ? cause.message : String(cause)}; line ${line} and the rest of its batch were not imported: run the command again once the file can be written`);
-        throw linksFailure;
-      }
-      keptLinks.set(index, entry.link);
+      if (entry !== undefined) entries.push({ index, entry });
     }
+    if (entries.length === 0 || links === undefined) return;
+    try {
+      await links.write(entries.map(({ entry }) => entry));
+    } catch (cause) {
+      const first = entries[0]?.entry.line;
+      linksFailure ??= new Error(`${cause instanceof Error ? cause.message : String(cause)}: line ${first} and the rest of its batch were not imported; run the command again once the file can be written`);
+      throw linksFailure;
+    }
+    for (const { index, entry } of entries) keptLinks.set(index, entry.link);
   };
   const options: BulkImportOptions = {
     ...(command.batchSize === undefined ? {} : { batchSize: command.batchSize }),
@@ -283,7 +286,12 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
       tally[status === "imported" ? "imported" : status === "exists" ? "existing" : "failed"] += 1;
       const link = "ok" in outcome ? linkEntry(row.line, outcome.ok) : undefined;
       // Kept before the write, unless the user was decided again (a lost race) with another link.
-      if (link !== undefined && keptLinks.get(outcome.index) !== link.link) await links.write(link);
+      if (link !== undefined && keptLinks.get(outcome.index) !== link.link) {
+        await links.write([link]).catch((cause: unknown) => {
+          // The user is in, its link is not kept: say whose, so that a new link can be made.
+          throw new Error(`${cause instanceof Error ? cause.message : String(cause)}: the link of line ${link.line} (user ${link.userId}) was not kept; make a new one with createPasskeyRegistrationLink`);
+        });
+      }
       keptLinks.delete(outcome.index);
       if (status === "failed" || (status === "exists" && command.reportExisting)) {
         await report.write(entries);

@@ -1,5 +1,4 @@
-import { createWriteStream, type WriteStream } from "node:fs";
-import { once } from "node:events";
+import { open, type FileHandle } from "node:fs/promises";
 import type { ImportHumanUserResponse } from "../core/responses.js";
 import type { Row } from "./rows.js";
 
@@ -32,8 +31,21 @@ export function linkEntry(line: number, answer: ImportHumanUserResponse): LinkEn
 export interface LinksFile {
   /** Lines written so far by this run. */
   readonly written: number;
-  write(entry: LinkEntry): Promise<void>;
+  /**
+   * Appends the entries and waits until the disk has them (not only the operating system's
+   * cache): a link kept here survives a killed process and a power cut. Rejects with a
+   * `LinksWriteError` when the file cannot be written.
+   */
+  write(entries: readonly LinkEntry[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The links file could not be written; the caller says what that means for the users. */
+export class LinksWriteError extends Error {
+  constructor(path: string, cause: unknown) {
+    super(`the links file ${path} could not be written (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = "LinksWriteError";
+  }
 }
 
 /**
@@ -42,32 +54,25 @@ export interface LinksFile {
  * link for them). Created readable by its owner only, since every line holds a code.
  */
 export function openLinks(path: string): LinksFile {
-  let stream: WriteStream | undefined;
+  let handle: FileHandle | undefined;
   let written = 0;
   return {
     get written() {
       return written;
     },
-    async write(entry) {
+    async write(entries) {
+      if (entries.length === 0) return;
       try {
-        if (stream === undefined) {
-          stream = createWriteStream(path, { flags: "a", mode: 0o600 });
-          await once(stream, "open");
-        }
-        if (!stream.write(`${JSON.stringify(entry)}\n`)) await once(stream, "drain");
-        written += 1;
+        handle ??= await open(path, "a", 0o600);
+        await handle.appendFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+        await handle.datasync();
+        written += entries.length;
       } catch (cause) {
-        // The user is in, its link is not kept: say whose, so that a new link can be made.
-        const reason = cause instanceof Error ? cause.message : String(cause);
-        throw new Error(
-          `the links file ${path} could not be written (${reason}): the link of line ${entry.line} (user ${entry.userId}) was not kept; make a new one with createPasskeyRegistrationLink`,
-        );
+        throw new LinksWriteError(path, cause);
       }
     },
     async close() {
-      const open = stream;
-      if (open === undefined) return;
-      await new Promise<void>((resolve, reject) => open.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await handle?.close();
     },
   };
 }

@@ -387,7 +387,8 @@ function checkMessages(problems: Problems, value: unknown): void {
   const languages = new Map<string, string>();
   for (const [language, kinds] of Object.entries(messages)) {
     const name = `config.messages[${JSON.stringify(language)}]`;
-    if (!isIntlLanguageTag(language)) problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
+    // Any tag a user's language can be stored as: Intl's, and RFC 5646's grandfathered ones (`en-GB-oed`).
+    if (!isIntlLanguageTag(language) && canonicalLanguageTag(language) === "und") problems.add(`${name}: the key must be a BCP 47 language tag, such as en or de-CH`);
     else {
       const tag = canonicalLanguageTag(language);
       const earlier = languages.get(tag.toLowerCase());

@@ -26,7 +26,7 @@ const MAX_CREDENTIAL_ID_BYTES = 1023;
  * outside base64url as if it were "A": read any other way, such a text could say one thing to the
  * verification and another to the checks here, so it is refused.
  */
-function clientDataOf(credential: unknown): { readonly crossOrigin?: unknown } | undefined {
+function clientDataOf(credential: unknown): { readonly crossOrigin?: unknown; readonly topOrigin?: unknown } | undefined {
   const response = (credential as { response?: { clientDataJSON?: unknown } } | undefined)?.response;
   const encoded = response?.clientDataJSON;
   const bytes = typeof encoded === "string" ? decodeBase64Url(encoded) : undefined;
@@ -82,7 +82,9 @@ export const webAuthnCeremonies: PasskeyCeremonies = {
       const info = verified.registrationInfo;
       if ((decodeLenientBase64(info.credential.id)?.length ?? Infinity) > MAX_CREDENTIAL_ID_BYTES) return err(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
       // A relying party that never embeds its login refuses a creation in a frame of another site.
-      if (clientData.crossOrigin === true) return err("the passkey was created in a frame of another site (crossOrigin)");
+      // WebAuthn: crossOrigin is a boolean, and a topOrigin is there only for such a frame.
+      if (clientData.crossOrigin !== undefined && typeof clientData.crossOrigin !== "boolean") return err("the client data's crossOrigin is not true or false");
+      if (clientData.crossOrigin === true || clientData.topOrigin !== undefined) return err("the passkey was created in a frame of another site (crossOrigin, topOrigin)");
       return ok({
         credentialId: info.credential.id,
         publicKey: info.credential.publicKey,

@@ -162,7 +162,7 @@ export function verifyParsedPassword(
 
 /**
  * `Ok({valid, needsRehash})`, or `Err` code 3 when the hash does not parse, is out of bounds,
- * or the password is not text or is over the limit. Never throws or rejects, whatever it is
+ * or the password is not text (a string with an unpaired surrogate is not) or is over the limit. Never throws or rejects, whatever it is
  * given. A `Uint8Array` password is taken as the exact bytes (for legacy imports whose passwords
  * were not UTF-8).
  */
@@ -181,7 +181,8 @@ export function verifyPassword(
 
 /**
  * Hashes with `hasher` (default `defaultPasswordHasher`). Code 3 for a password that is not a
- * string or is over 1024 bytes, 13 if the hasher fails. Never throws or rejects.
+ * string (or holds an unpaired surrogate) or is over 1024 bytes, 13 if the hasher fails. Never
+ * throws or rejects.
  */
 export function hashPassword(password: string, hasher: PasswordHasher = defaultPasswordHasher): ResultAsync<string, ErrorBody> {
   const input = passwordInput(password, defaultHashBounds, false);

@@ -223,3 +223,30 @@ describe("beforeWrite: the answers a batch will get, before the batch is written
     expect(claimedUsernames(ports.storage.claims())).toEqual(["b2"]);
   });
 });
+
+describe("beforeWrite and a user decided again", () => {
+  it("is given the new answer before the new write: the last answer kept for each row is its outcome's", async () => {
+    // The second batch draws ids the first batch holds: its rows are decided again, with new ids.
+    const drawnIds = ["u1", "n1", "u2", "n2", "u1", "n1", "u3", "n2", "u4", "n3", "u5", "n4"];
+    let drawn = 0;
+    const ports = bulkPorts({ ids: { next: () => drawnIds[drawn++] ?? `late-${drawn}` }, config: { immediateDelivery: "off" } });
+    const mailed = (name: string) => ({ ...userRequest(name), email: { email: `${name}@example.com` } });
+    const kept = new Map<number, unknown>();
+    const calls: number[][] = [];
+    const outcomes = await collect(
+      importHumanUsers(ports, [mailed("a0"), mailed("a1"), mailed("a2"), mailed("a3")], adminInAcme, {
+        batchSize: 2,
+        parallelBatches: 1,
+        beforeWrite: (answers) => {
+          calls.push(answers.map((answer) => answer.index));
+          for (const { index, answer } of answers) kept.set(index, answer);
+        },
+      }),
+    );
+    expect(outcomes.every((outcome) => "ok" in outcome)).toBe(true);
+    expect(outcomes.map((outcome) => kept.get(outcome.index))).toEqual(outcomes.map((outcome) => ("ok" in outcome ? outcome.ok : undefined)));
+    // Each batch once, then each row decided again on its own.
+    expect(calls.length).toBeGreaterThan(2);
+    expect(calls.slice(0, 2)).toEqual([[0, 1], [2, 3]]);
+  });
+});

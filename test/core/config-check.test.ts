@@ -199,6 +199,8 @@ describe("checkConfiguration", () => {
     expect(configurationProblems(withConfig({ emailVerificationUrlTemplate: ["https://x.example"] }))).toEqual(["config.emailVerificationUrlTemplate must be a string"]);
     // Two keys of one language: one would hide the other's templates.
     const text = { "phone.verification": { text: "{{code}}" } };
+    // RFC 5646's grandfathered tags, which Intl does not take, are languages a user can have too.
+    expect(configurationProblems(withConfig({ messages: { "en-GB-oed": text, "i-klingon": text } }))).toEqual([]);
     expect(configurationProblems(withConfig({ messages: { DE: text, de: text, iw: text, he: text, fr: { "phone.verification": { text: "{{code}" } } } }))).toEqual([
       'config.messages: "DE" and "de" are one language (de); keep one key for it',
       'config.messages: "iw" and "he" are one language (he); keep one key for it',

@@ -123,6 +123,22 @@ describe("a directory that answers something of another shape", () => {
     expect((await createHumanUser({ ...base, directory }, minimalCreate(), context)).isOk()).toBe(true);
   });
 
+  it("a null password rule is an absent one: the default rule stays, never turned off", async () => {
+    const base = testPorts();
+    const policy = { passwordComplexity: { minLength: null, hasLowercase: null, hasUppercase: null, hasNumber: null, hasSymbol: null } };
+    const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve({ ...acme, policy } as never) };
+    const answer = await createHumanUser({ ...base, directory }, { ...minimalCreate(), password: { password: "a" } }, context);
+    expect(answer._unsafeUnwrapErr().details[1]).toEqual({
+      "@type": "type.googleapis.com/google.rpc.BadRequest",
+      fieldViolations: [
+        { field: "password.password", description: "must be at least 8 characters long" },
+        { field: "password.password", description: "must contain an upper-case letter" },
+        { field: "password.password", description: "must contain a digit" },
+        { field: "password.password", description: "must contain a symbol" },
+      ],
+    });
+  });
+
   it("null is taken as not found, as undefined is", async () => {
     const base = testPorts();
     const directory: Directory = { ...base.storage.directory, findOrganization: () => Promise.resolve(null as never) };

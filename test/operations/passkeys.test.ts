@@ -127,6 +127,10 @@ describe.each(kinds)("passkey registration on $name", (kind) => {
     // WebAuthn (registration, step 7.1): a creation in a frame of another site, and a credential
     // id over 1023 bytes, fail the ceremony; 1023 bytes are taken.
     expect((await verify(second.passkeyId, authenticator.create(optionsOf(second), { origin: ORIGIN, crossOrigin: true })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    // A top origin comes only with such a frame, and crossOrigin is a boolean: either way, not taken.
+    for (const clientData of [{ topOrigin: "https://evil.test" }, { crossOrigin: "true" }, { crossOrigin: 1 }]) {
+      expect((await verify(second.passkeyId, authenticator.create(optionsOf(second), { origin: ORIGIN, clientData })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
+    }
     expect((await verify(second.passkeyId, softwareAuthenticator(2, 1024).create(optionsOf(second), { origin: ORIGIN })))._unsafeUnwrapErr()).toEqual(ATTESTATION);
     const longest = await begin();
     expect((await verify(longest.passkeyId, softwareAuthenticator(3, 1023).create(optionsOf(longest), { origin: ORIGIN }))).isOk()).toBe(true);

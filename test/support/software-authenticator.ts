@@ -19,6 +19,8 @@ export interface MakeCredential {
   readonly userVerified?: boolean;
   /** Default false: the page was not in a frame of another site. */
   readonly crossOrigin?: boolean;
+  /** Members put into the client data as they are, over the ones above (a `topOrigin`, a `crossOrigin` of another type). */
+  readonly clientData?: Readonly<Record<string, unknown>>;
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -56,7 +58,7 @@ export function softwareAuthenticator(seed = 1, idLength = 16): SoftwareAuthenti
     create(options, how) {
       const rpId = how.rpId ?? options.publicKey.rp.id;
       const clientData = new TextEncoder().encode(
-        JSON.stringify({ type: "webauthn.create", challenge: options.publicKey.challenge, origin: how.origin, crossOrigin: how.crossOrigin ?? false }),
+        JSON.stringify({ type: "webauthn.create", challenge: options.publicKey.challenge, origin: how.origin, crossOrigin: how.crossOrigin ?? false, ...how.clientData }),
       );
       // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
       const flags = 0x41 | (how.userVerified === false ? 0 : 0x04);

@@ -350,7 +350,11 @@ function answerWritten(run: Run, index: number, user: ReadyUser, decided: Decide
   if (!outcome.ok && outcome.reason === "claim-held" && outcome.conflict.kind !== "user_id") return heldAtWrite(run, index, user, outcome.conflict);
   return run.finishing.run(async () => {
     const finish = await finishCommand(run.ports, run.runtime, decided, outcome);
-    return outcomeOf(index, finish.retry ? await continueCommand(run.ports, run.runtime, user.prepared, 2) : finish.answer);
+    if (!finish.retry) return outcomeOf(index, finish.answer);
+    // Decided again: its new answer is kept before its write too.
+    const { beforeWrite } = run;
+    const keepAnswer = beforeWrite === undefined ? undefined : (answer: ImportHumanUserResponse) => beforeWrite([{ index, answer }]);
+    return outcomeOf(index, await continueCommand(run.ports, run.runtime, user.prepared, 2, undefined, keepAnswer));
   });
 }
 
@@ -447,7 +451,13 @@ function batchAnswers(chunk: Chunk, plans: readonly Plan[]): BatchAnswer[] {
   for (const [offset, plan] of plans.entries()) {
     if (!("write" in plan)) continue;
     const { decision, facts } = plan.write.decided;
-    const answer = decision.respond(facts);
+    let answer: Result<ImportHumanUserResponse, ErrorBody>;
+    try {
+      answer = decision.respond(facts);
+    } catch {
+      // Its outcome answers 13 after the write, as for any row whose answer cannot be made.
+      continue;
+    }
     if (answer.isOk()) answers.push({ index: chunk.firstIndex + offset, answer: answer.value });
   }
   return answers;

@@ -381,6 +381,8 @@ function appendAttempts(ports: ResolvedPorts): number {
 /**
  * Steps 5 to 9 from `attempt` on: decide, append with the expected sequence (deciding again on a
  * lost race, up to `config.appendAttempts` tries in all, then 10), deliver, respond. Never rejects.
+ * `keepAnswer` is given each try's answer before its append and waited for (the bulk import's
+ * `beforeWrite`); when it throws, the call answers 13 and nothing is written.
  */
 export async function continueCommand<TParsed, TResponse>(
   ports: ResolvedPorts,
@@ -388,6 +390,7 @@ export async function continueCommand<TParsed, TResponse>(
   prepared: PreparedCommand<TParsed, TResponse>,
   attempt = 1,
   beforeWrite?: () => void,
+  keepAnswer?: (answer: TResponse) => void | Promise<void>,
 ): Promise<Result<TResponse, ErrorBody>> {
   try {
     // A try before this one decided something other than a wrong proof, and lost its race.
@@ -397,6 +400,10 @@ export async function continueCommand<TParsed, TResponse>(
       if (decided.isErr()) return err(decided.error);
       const { append, decision } = decided.value;
       if (append === undefined || (provenEarlier && decision.wrongTry === true)) return decision.respond(decided.value.facts);
+      if (keepAnswer !== undefined) {
+        const answer = decision.respond(decided.value.facts);
+        if (answer.isOk()) await keepAnswer(answer.value);
+      }
       beforeWrite?.();
       const outcome = await callPort("storage write", ports.logger, () => ports.userLog.append(append));
       if (outcome.isErr()) return err(outcome.error);

@@ -17,7 +17,9 @@ export const NO_COMPLEXITY_POLICY: PasswordComplexityPolicy = Object.freeze({ mi
  * A-Z, a-z and 0-9; lengths count characters.
  */
 export function passwordPolicyProblems(password: string, policy: PasswordComplexityPolicy | undefined): string[] {
-  const rules = { ...defaultPasswordPolicy, ...policy };
+  const rules = { ...defaultPasswordPolicy };
+  // A member left null (as a JSON column may hold it) is absent: the default stays, never turned off.
+  for (const [name, value] of Object.entries(policy ?? {})) if (value !== null && value !== undefined) Object.assign(rules, { [name]: value });
   const problems: string[] = [];
   if (characterCount(password) < rules.minLength) problems.push(`must be at least ${rules.minLength} characters long`);
   if (rules.hasLowercase && !/[a-z]/.test(password)) problems.push("must contain a lower-case letter");

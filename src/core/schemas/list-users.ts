@@ -119,29 +119,33 @@ const UINT64_MAX = 2n ** 64n - 1n;
 const UINT32_MAX = 2n ** 32n - 1n;
 
 /**
- * An unsigned integer written as protobuf JSON writes one in a string: a JSON number (`"12"`,
- * `"1e3"`, `"1.0"`, no leading zeros, no sign, no spaces) whose value is whole; undefined for any
- * other text, or a value past `max`. Read as ZITADEL's protojson reads it.
+ * An unsigned integer written in a string, read as ZITADEL's protojson reads one: a JSON number
+ * (`"12"`, `"1e3"`, `"1.0"`, `"-0"`; no leading zeros, no `+`, no spaces) made whole by the rules
+ * of protobuf-go's normalizeToIntString (fraction digits only as many as a positive exponent
+ * shifts, at most 20 digits, trailing zeros of a fraction dropped); undefined for any other text,
+ * or a value past `max`.
  */
 function unsignedText(text: string, max: bigint): bigint | undefined {
-  const match = /^(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  const match = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (match === null) return undefined;
-  const [, whole = "", fraction = "", exponentText = "0"] = match;
+  const [, sign = "", whole = "", fraction = "", exponentText = "0"] = match;
+  const integer = whole === "0" ? "" : whole;
+  const decimals = fraction.replace(/0+$/, "");
+  if (integer === "" && decimals === "") return 0n;
+  if (sign === "-") return undefined;
   const exponent = Number(exponentText);
-  const digits = (whole + fraction).replace(/^0+(?=\d)/, "");
-  // Where the decimal point sits after the digits: a whole value has no non-zero digit past it.
-  const shift = exponent - fraction.length;
-  let value: bigint;
-  if (digits === "0") value = 0n;
-  else if (shift >= 0) {
-    // Past 20 more digits the value is past every uint64, however small the digits.
-    if (shift > 20) return undefined;
-    value = BigInt(digits) * 10n ** BigInt(shift);
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 2 ** 31 - 1) return undefined;
+  let digits: string;
+  if (exponent >= 0) {
+    if (decimals.length > exponent || integer.length + exponent > 20) return undefined;
+    digits = integer + decimals + "0".repeat(exponent - decimals.length);
   } else {
-    const cut = digits.length + shift;
-    if (cut <= 0 || !/^0+$/.test(digits.slice(cut))) return undefined;
-    value = BigInt(digits.slice(0, cut));
+    const cut = integer.length + exponent;
+    if (decimals.length > 0 || cut < 0 || !/^0*$/.test(integer.slice(cut))) return undefined;
+    digits = integer.slice(0, cut);
   }
+  if (digits === "") return undefined;
+  const value = BigInt(digits);
   return value <= max ? value : undefined;
 }
 
