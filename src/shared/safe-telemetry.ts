@@ -12,6 +12,24 @@ interface Telemetry<TCounter extends string> {
   count(counter: TCounter, value: number, attributes: Attributes): void;
 }
 
+/** The work's promise; a work that throws at once is a rejected promise, as an async one's would be. */
+function started<T>(work: (span: TelemetrySpan) => Promise<T>, span: TelemetrySpan): Promise<T> {
+  try {
+    return work(span);
+  } catch (cause) {
+    return Promise.reject(cause);
+  }
+}
+
+/** Whether the host's answer is a thenable, read without letting a `then` getter that throws out. */
+function isThenableSafely(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return isThenable(value);
+  } catch {
+    return false;
+  }
+}
+
 /** A span that records nothing: for work the host's span never ran. */
 const NO_SPAN: TelemetrySpan = { setAttributes: () => undefined, fail: () => undefined };
 
@@ -36,26 +54,28 @@ export function safeTelemetry<TCounter extends string>(telemetry: Telemetry<TCou
   });
   const safe: Telemetry<TCounter> = {
     span<T>(name: string, attributes: Attributes, work: (span: TelemetrySpan) => Promise<T>): Promise<T> {
-      let started: Promise<T> | undefined;
-      // The work runs once, however often the host calls it; its own promise is the answer.
-      const run = (span: TelemetrySpan): Promise<T> => (started ??= work(guarded(span)));
+      let workDone: Promise<T> | undefined;
+      // The work runs once, however often the host calls it (and a throw of its own is its
+      // rejection, never the host's failure); its own promise is the answer.
+      const run = (span: TelemetrySpan): Promise<T> => (workDone ??= started(work, guarded(span)));
       let traced: unknown;
       try {
         traced = telemetry.span(name, attributes, run);
       } catch (cause) {
         report(cause);
       }
-      if (started !== undefined) {
-        // The host's promise passes the work's rejection on, already answered through `started`.
-        if (isThenable(traced)) traced.then(undefined, () => undefined);
-        return started;
+      if (workDone !== undefined) {
+        // The host's promise passes the work's rejection on, already answered through the work's own.
+        if (isThenableSafely(traced)) Promise.resolve(traced).then(undefined, () => undefined);
+        return workDone;
       }
-      if (!isThenable(traced)) return run(NO_SPAN);
-      // A span that runs the work later: its own promise settles after the work's.
+      if (!isThenableSafely(traced)) return run(NO_SPAN);
+      // A span that runs the work later: its own promise settles after the work's. (A `then`
+      // that throws rejects this promise; it never escapes.)
       return Promise.resolve(traced).then(
-        () => started ?? run(NO_SPAN),
+        () => workDone ?? run(NO_SPAN),
         (cause: unknown) => {
-          if (started !== undefined) return started;
+          if (workDone !== undefined) return workDone;
           report(cause);
           return run(NO_SPAN);
         },

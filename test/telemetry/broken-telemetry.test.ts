@@ -31,6 +31,18 @@ const BROKEN: Record<string, Telemetry> = {
   "span rejects after the work succeeded": { span: async (_name, _attributes, work) => (await work(quietSpan), rejected()), count: () => undefined },
   "span answers something else than the work's promise": { span: ((_name: string, _attributes: unknown, work: (span: TelemetrySpan) => Promise<unknown>) => (void work(quietSpan), undefined)) as unknown as Telemetry["span"], count: () => undefined },
   "span never runs the work and answers nothing": { span: (() => undefined) as unknown as Telemetry["span"], count: () => undefined },
+  "span answers a thenable whose then throws": {
+    span: ((_name: string, _attributes: unknown, work: (span: TelemetrySpan) => Promise<unknown>) => (void work(quietSpan), { then: boom })) as unknown as Telemetry["span"],
+    count: () => undefined,
+  },
+  "span answers an object whose then getter throws": {
+    span: ((_name: string, _attributes: unknown, work: (span: TelemetrySpan) => Promise<unknown>) => (
+      void work(quietSpan),
+      Object.defineProperty({}, "then", { get: boom })
+    )) as unknown as Telemetry["span"],
+    count: () => undefined,
+  },
+  "span answers, without running the work, a thenable whose then throws": { span: (() => ({ then: boom })) as unknown as Telemetry["span"], count: () => undefined },
   "span runs the work later": {
     span: (_name, _attributes, work) => new Promise((resolve) => setTimeout(() => resolve(work(quietSpan)), 1)),
     count: () => undefined,
@@ -49,6 +61,16 @@ describe("a broken telemetry port changes no answer", () => {
     expect(ports.storage.notifications().map((notification) => notification.state)).toEqual(["delivered", "delivered"]);
     expect(ports.mailer.sent.length).toBe(2);
     expect(warnings.filter((message) => message.includes("telemetry")).length).toBeLessThanOrEqual(1);
+  });
+
+  it("a port that throws at once is called once with telemetry as without, and the host is not told telemetry failed", async () => {
+    let calls = 0;
+    const warnings: string[] = [];
+    const logger = { warn: (_fields: unknown, message: string) => void warnings.push(message), error: () => undefined };
+    const base = testPorts({ telemetry: { span: passing(quietSpan), count: () => undefined }, logger });
+    const directory = { ...base.storage.directory, findOrganization: () => ((calls += 1), boom()) };
+    const answer = await createHumanUser({ ...base, directory }, minimalCreate(), context);
+    expect([answer._unsafeUnwrapErr().code, calls, warnings.filter((message) => message.includes("telemetry"))]).toEqual([13, 1, []]);
   });
 
   it("a counter that fails while delivery runs on its own: the mail counts as delivered", async () => {
