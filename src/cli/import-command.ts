@@ -227,6 +227,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
   let links: LinksFile | undefined;
   let linksFailure: Error | undefined;
   const keepLinks = async (answers: readonly BatchAnswer[]): Promise<void> => {
+    // Once a link could not be kept, no more users are written.
+    if (linksFailure !== undefined) throw linksFailure;
     const entries: { readonly index: number; readonly entry: LinkEntry }[] = [];
     for (const { index, answer } of answers) {
       const line = pending.get(index)?.line;
@@ -238,7 +240,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
       await links.write(entries.map(({ entry }) => entry));
     } catch (cause) {
       const first = entries[0]?.entry.line;
-      linksFailure ??= new Error(`${cause instanceof Error ? cause.message : String(cause)}: line ${first} and the rest of its batch were not imported; run the command again once the file can be written`);
+      linksFailure ??= new Error(`${cause instanceof Error ? cause.message : String(cause)}: the user of line ${first}, and those written with it, were not imported; run the command again once the file can be written`);
       throw linksFailure;
     }
     for (const { index, entry } of entries) keptLinks.set(index, entry.link);

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { ImportHumanUserResponse } from "../core/responses.js";
 import type { Row } from "./rows.js";
 
@@ -54,27 +55,59 @@ export class LinksWriteError extends Error {
  * link for them). Created readable by its owner only, since every line holds a code.
  */
 export function openLinks(path: string): LinksFile {
-  let handle: FileHandle | undefined;
+  let opening: Promise<FileHandle> | undefined;
+  // One write at a time, in the order asked: a long append goes out in pieces, and two at once
+  // would mix their lines. After a failure every later write fails the same way: a line cut off
+  // by a full disk must not have the next write's line glued to it.
+  let queue: Promise<void> = Promise.resolve();
+  let failed: LinksWriteError | undefined;
   let written = 0;
+
+  async function append(entries: readonly LinkEntry[]): Promise<void> {
+    if (failed !== undefined) throw failed;
+    try {
+      opening ??= openDurably(path);
+      const handle = await opening;
+      await handle.appendFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+      await handle.datasync();
+      written += entries.length;
+    } catch (cause) {
+      failed = new LinksWriteError(path, cause);
+      throw failed;
+    }
+  }
+
   return {
     get written() {
       return written;
     },
-    async write(entries) {
-      if (entries.length === 0) return;
-      try {
-        handle ??= await open(path, "a", 0o600);
-        await handle.appendFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
-        await handle.datasync();
-        written += entries.length;
-      } catch (cause) {
-        throw new LinksWriteError(path, cause);
-      }
+    write(entries) {
+      if (entries.length === 0) return Promise.resolve();
+      const done = queue.then(() => append(entries));
+      queue = done.catch(() => undefined);
+      return done;
     },
     async close() {
+      await queue;
+      if (opening === undefined) return;
+      const handle = await opening.catch(() => undefined);
       await handle?.close();
     },
   };
+}
+
+/** The file opened for appending (created owner-only), and its folder's entry for it synced: a file created and then lost in a power cut keeps nothing. */
+async function openDurably(path: string): Promise<FileHandle> {
+  const handle = await open(path, "a", 0o600);
+  const folder = await open(dirname(path), "r").catch(() => undefined);
+  try {
+    await folder?.sync();
+  } catch {
+    // Some file systems cannot sync a folder; the lines themselves are still synced.
+  } finally {
+    await folder?.close();
+  }
+  return handle;
 }
 
 const LINK_FIELD = "requestPasswordlessRegistration";
