@@ -27,6 +27,8 @@ export type * from "./password-hashing.js";
 export type * from "./passkeys.js";
 export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetrySpan } from "./telemetry.js";
 export { StorageUnavailableError } from "./storage.js";
+// A value: a store writes it as the lastError of a withdrawn notification.
+export { WITHDRAWN_NOTIFICATION_ERROR } from "./outbox.js";
 export { MailerSetupError, PermanentDeliveryError } from "./mailer.js";
 
 /**

@@ -728,7 +728,11 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         const seen: number[][] = [];
         let landed = 0;
         const reader = async (): Promise<void> => {
-          while (landed < APPENDS) seen.push((await storage.userLog.loadEvents("u1")).map((event) => event.sequence));
+          while (landed < APPENDS) {
+            seen.push((await storage.userLog.loadEvents("u1")).map((event) => event.sequence));
+            // A turn of the event loop: a store whose append waits on real I/O gets to finish it.
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          }
         };
         const writer = async (): Promise<void> => {
           for (; landed < APPENDS; landed++) expect(await storage.userLog.append(existingUserAppend("u1", 3 + landed * 3, { events: 3 }))).toEqual({ ok: true });
@@ -987,6 +991,17 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(LEASE_MS + 4_000).toISOString(), lastError: "smtp 451", retryAt: at(LEASE_MS + 5_000).toISOString() },
         ]);
         expect(await lease(storage, LEASE_MS + 5_000)).toEqual([pending("u1-n0", "u1", 0, 1)]);
+      }));
+
+      it("keeps a lease's end to the millisecond: a failure reported under a lease ending at .123 s is recorded", withStore(async ({ storage, snapshot }) => {
+        const write = newUserAppend("u1");
+        await storage.userLog.append(write);
+        // The library's lease ends are the clock's time plus the lease: rarely a whole second.
+        expect(await lease(storage, 123)).toEqual([pending("u1-n0", "u1", 0)]);
+        await storage.outbox.markFailed("u1-n0", { at: at(1_000), error: "smtp 451", retryAt: at(30_000), leasedUntil: at(LEASE_MS + 123) });
+        expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
+          { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(1_000).toISOString(), lastError: "smtp 451", retryAt: at(30_000).toISOString() },
+        ]);
       }));
 
       it("records a failure reported under a lease that is over when nobody has taken the notification since", withStore(async ({ storage, snapshot }) => {

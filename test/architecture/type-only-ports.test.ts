@@ -11,8 +11,13 @@ const index = readFileSync(join(portsDir, "index.ts"), "utf8");
 
 describe("the port modules", () => {
   it("re-export every value they hold as a value, not only through `export type *`", () => {
-    const typeOnly = [...index.matchAll(/export type \* from "\.\/([\w-]+)\.js";/g)].map((match) => match[1] ?? "");
-    expect(typeOnly.length).toBeGreaterThan(5);
+    const typeOnlyIn = (text: string): string[] => [...text.matchAll(/export type \* from "\.\/([\w-]+)\.js";/g)].map((match) => match[1] ?? "");
+    // Through a port module's own `export type *` too (storage.ts re-exports outbox.ts).
+    const typeOnly = typeOnlyIn(index);
+    for (let at = 0; at < typeOnly.length; at++) {
+      for (const module of typeOnlyIn(readFileSync(join(portsDir, `${typeOnly[at] ?? ""}.ts`), "utf8"))) if (!typeOnly.includes(module)) typeOnly.push(module);
+    }
+    expect(typeOnly).toContain("outbox");
     const missing: string[] = [];
     for (const module of typeOnly) {
       const source = readFileSync(join(portsDir, `${module}.ts`), "utf8");
