@@ -164,13 +164,23 @@ describe("a batch the store cancelled, written again one user at a time", () => 
   });
 });
 
+/**
+ * Ports whose id generator restarts from its first ids after the first batch of two: the second
+ * batch's user and notification ids are the first batch's again, until they run ahead, so its
+ * rows are decided again with new ids.
+ */
+function portsWithRestartedIds() {
+  const drawnIds = ["u1", "n1", "u2", "n2", "u1", "n1", "u3", "n2", "u4", "n3", "u5", "n4"];
+  let drawn = 0;
+  return bulkPorts({ ids: { next: () => drawnIds[drawn++] ?? `late-${drawn}` }, config: { immediateDelivery: "off" } });
+}
+
+/** A row whose email is not verified: its user gets an initialization mail, so a notification. */
+const mailed = (name: string) => ({ ...userRequest(name), email: { email: `${name}@example.com` } });
+
 describe("a generated notification id that is taken", () => {
   it("is drawn again for the row, as importHumanUser does: every row imported, each notification with its own id", async () => {
-    // A generator restarted from its first ids: the second batch's ids are the first batch's again, until they run ahead.
-    const drawnIds = ["u1", "n1", "u2", "n2", "u1", "n1", "u3", "n2", "u4", "n3", "u5", "n4"];
-    let drawn = 0;
-    const ports = bulkPorts({ ids: { next: () => drawnIds[drawn++] ?? `late-${drawn}` }, config: { immediateDelivery: "off" } });
-    const mailed = (name: string) => ({ ...userRequest(name), email: { email: `${name}@example.com` } });
+    const ports = portsWithRestartedIds();
     const outcomes = await collect(importHumanUsers(ports, [mailed("a0"), mailed("a1"), mailed("a2"), mailed("a3")], adminInAcme, { batchSize: 2, parallelBatches: 1 }));
     expect(outcomes.map((outcome) => Object.keys(outcome).join())).toEqual(["index,ok", "index,ok", "index,ok", "index,ok"]);
     const notifications = ports.storage.notifications().map((notification) => notification.id);
@@ -226,11 +236,7 @@ describe("beforeWrite: the answers a batch will get, before the batch is written
 
 describe("beforeWrite and a user decided again", () => {
   it("is given the new answer before the new write: the last answer kept for each row is its outcome's", async () => {
-    // The second batch draws ids the first batch holds: its rows are decided again, with new ids.
-    const drawnIds = ["u1", "n1", "u2", "n2", "u1", "n1", "u3", "n2", "u4", "n3", "u5", "n4"];
-    let drawn = 0;
-    const ports = bulkPorts({ ids: { next: () => drawnIds[drawn++] ?? `late-${drawn}` }, config: { immediateDelivery: "off" } });
-    const mailed = (name: string) => ({ ...userRequest(name), email: { email: `${name}@example.com` } });
+    const ports = portsWithRestartedIds();
     const kept = new Map<number, unknown>();
     const calls: number[][] = [];
     const outcomes = await collect(

@@ -1,4 +1,5 @@
 import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
+import { firstTakenNotificationId } from "../../core/notification-ids.js";
 import type {
   ClaimHolder,
   AppendOutcome,
@@ -199,6 +200,8 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   // The notifications still pending, in the order written: a worker's lease looks at these, not at every one delivered.
   const pendingIds = new Set<string>();
 
+  const isStoredNotification = (id: string): boolean => outbox.has(id);
+
   /** Every change of a record goes through here, which keeps `pendingIds` to the pending ones. */
   function setRecord(entry: OutboxEntry, record: NotificationRecord): void {
     entry.record = record;
@@ -236,19 +239,8 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     const conflict = claimConflict(write, keys);
     if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: copyClaim(conflict) };
     if (write.expectedSequence === 0 && stream !== undefined) return { ok: false, reason: "sequence-conflict", actualSequence: last };
-    const notificationId = takenNotificationId(write);
+    const notificationId = firstTakenNotificationId(write.notifications, isStoredNotification);
     return notificationId === undefined ? undefined : { ok: false, reason: "notification-id-taken", notificationId };
-  }
-
-  /** The first notification id of `write` that a stored notification or an earlier one of `write` has. */
-  function takenNotificationId(write: UserAppend): string | undefined {
-    const { notifications } = write;
-    for (let index = 0; index < notifications.length; index++) {
-      const id = notifications[index]?.id ?? "";
-      if (outbox.has(id)) return id;
-      for (let earlier = 0; earlier < index; earlier++) if (notifications[earlier]?.id === id) return id;
-    }
-    return undefined;
   }
 
   function checkWellFormed(write: UserAppend): void {

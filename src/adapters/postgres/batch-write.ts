@@ -1,6 +1,7 @@
 import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
-import type { SqlTransaction } from "./sql-database.js";
+import type { SqlSession, SqlTransaction } from "./sql-database.js";
+import { firstTakenNotificationId } from "../../core/notification-ids.js";
 import { LISTING_ARRAY_COLUMNS, LISTING_COLUMNS, listingValues } from "./listing-sql.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, listingRows, newUserParams, NOTIFICATION_PARAMS, notificationRows } from "./new-user-rows.js";
 import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
@@ -189,17 +190,16 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppen
   return outcomes;
 }
 
-/** The ids among the writes' notifications that stored notifications have. */
-async function storedNotificationIds(tx: SqlTransaction, writes: readonly UserAppend[]): Promise<ReadonlySet<string>> {
+/** The ids among the writes' notifications that stored notifications have (one query; none when they have no notification). */
+export async function storedNotificationIds(session: SqlSession, writes: readonly UserAppend[]): Promise<ReadonlySet<string>> {
   const ids = writes.flatMap((write) => write.notifications.map((notification) => notification.id));
   if (ids.length === 0) return new Set();
-  return new Set((await tx.query(storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
+  return new Set((await session.query(storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
 }
 
 /** The first notification id of `write` that is stored, or that an earlier notification of it has. */
-function takenNotificationId(write: UserAppend, stored: ReadonlySet<string>): string | undefined {
-  const ids = write.notifications.map((notification) => notification.id);
-  return ids.find((id, index) => stored.has(id) || ids.indexOf(id) < index);
+export function takenNotificationId(write: UserAppend, stored: ReadonlySet<string>): string | undefined {
+  return firstTakenNotificationId(write.notifications, (id) => stored.has(id));
 }
 
 /** Why a new user's write with a taken notification id is refused, in the port's order: its claims, its stream, then the id. */

@@ -13,7 +13,7 @@ import {
   type UserLog,
 } from "../../ports/storage.js";
 import { coalesced } from "../../shared/coalesced.js";
-import { appendBatch, ownWrites } from "./batch-write.js";
+import { appendBatch, ownWrites, storedNotificationIds, takenNotificationId } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
@@ -236,10 +236,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
 
   /** The first notification id of `append` that a stored notification or an earlier one of `append` has. */
   async function notificationRefusal(append: UserAppend): Promise<AppendOutcome | undefined> {
-    const ids = append.notifications.map((notification) => notification.id);
-    if (ids.length === 0) return undefined;
-    const stored = new Set((await db.query(sql.storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
-    const taken = ids.find((id, index) => stored.has(id) || ids.indexOf(id) < index);
+    const taken = takenNotificationId(append, await storedNotificationIds(db, [append]));
     return taken === undefined ? undefined : { ok: false, reason: "notification-id-taken", notificationId: taken };
   }
 
