@@ -1,11 +1,11 @@
-import { claimKey, firstRepeatedClaim } from "../../core/claims.js";
+import { claimKey } from "../../core/claims.js";
 import type { AppendOutcome, UniqueClaim, UserAppend } from "../../ports/storage.js";
-import type { SqlSession, SqlTransaction } from "./sql-database.js";
-import { firstTakenNotificationId } from "../../core/notification-ids.js";
+import type { SqlTransaction } from "./sql-database.js";
+import { claimOrStreamRefusal, notificationRefusal, storedNotificationIds, takenNotificationId } from "./append-refusal.js";
 import { LISTING_ARRAY_COLUMNS, LISTING_COLUMNS, listingValues } from "./listing-sql.js";
 import { CLAIM_PARAMS, claimRows, EVENT_PARAMS, eventRows, listingRows, newUserParams, NOTIFICATION_PARAMS, notificationRows } from "./new-user-rows.js";
 import { insertEventRows, insertNotificationRows } from "./insert-rows.js";
-import { claimOrder, heldClaimsSql, lastSequenceSql, storedNotificationIdsSql } from "./statements.js";
+import { claimOrder } from "./statements.js";
 
 const FIRST_EVENT = 1 + CLAIM_PARAMS;
 const FIRST_NOTIFICATION = FIRST_EVENT + EVENT_PARAMS;
@@ -190,25 +190,9 @@ export async function appendBatch(tx: SqlTransaction, writes: readonly UserAppen
   return outcomes;
 }
 
-/** The ids among the writes' notifications that stored notifications have (one query; none when they have no notification). */
-export async function storedNotificationIds(session: SqlSession, writes: readonly UserAppend[]): Promise<ReadonlySet<string>> {
-  const ids = writes.flatMap((write) => write.notifications.map((notification) => notification.id));
-  if (ids.length === 0) return new Set();
-  return new Set((await session.query(storedNotificationIdsSql, [ids])).rows.map((row) => String((row as { id?: unknown }).id)));
-}
-
-/** The first notification id of `write` that is stored, or that an earlier notification of it has. */
-export function takenNotificationId(write: UserAppend, stored: ReadonlySet<string>): string | undefined {
-  return firstTakenNotificationId(write.notifications, (id) => stored.has(id));
-}
-
 /** Why a new user's write with a taken notification id is refused, in the port's order: its claims, its stream, then the id. */
 async function refusalWithTakenId(tx: SqlTransaction, write: UserAppend, stored: ReadonlySet<string>): Promise<AppendOutcome> {
-  const heldRows = write.claims.length === 0 ? [] : (await tx.query(heldClaimsSql, [JSON.stringify(write.claims.map(({ kind, scope, key }) => ({ kind, scope, key })))])).rows;
-  const held = new Set(heldRows.map((row) => claimKey(row as UniqueClaim)));
-  const conflict = write.claims.find((claim) => held.has(claimKey(claim))) ?? firstRepeatedClaim(write.claims);
-  if (conflict !== undefined) return { ok: false, reason: "claim-held", conflict: { kind: conflict.kind, scope: conflict.scope, key: conflict.key } };
-  const last = Number(((await tx.query(lastSequenceSql, [write.userId])).rows[0] as { last?: unknown } | undefined)?.last ?? 0);
-  if (last !== 0) return { ok: false, reason: "sequence-conflict", actualSequence: last };
-  return { ok: false, reason: "notification-id-taken", notificationId: takenNotificationId(write, stored) ?? "" };
+  const refusal = (await claimOrStreamRefusal(tx, write)) ?? (await notificationRefusal(tx, write, stored));
+  if (refusal === undefined) throw new Error("appendNewUsers: a write left out for a taken notification id has none");
+  return refusal;
 }

@@ -1,4 +1,3 @@
-import { firstRepeatedClaim, sameClaim } from "../../core/claims.js";
 import {
   StorageUnavailableError,
   type AppendOutcome,
@@ -8,12 +7,12 @@ import {
   type Outbox,
   type Storage,
   type StorageSnapshot,
-  type UniqueClaim,
   type UserAppend,
   type UserLog,
 } from "../../ports/storage.js";
 import { coalesced } from "../../shared/coalesced.js";
-import { appendBatch, ownWrites, storedNotificationIds, takenNotificationId } from "./batch-write.js";
+import { claimOrStreamRefusal, findHeldClaims, lastSequence, notificationRefusal, toJsonClaims } from "./append-refusal.js";
+import { appendBatch, ownWrites } from "./batch-write.js";
 import { findClaimHolders } from "./claim-holders.js";
 import { groupedNewUserWrites } from "./grouped-writes.js";
 import { queryUsersStatement } from "./listing-query.js";
@@ -38,10 +37,6 @@ export interface SqlStore extends Storage {
   upsertIdentityProvider(provider: IdentityProvider): Promise<void>;
   /** Every event, claim and notification, each in writing order: for tests and inspection, not for big tables. */
   snapshot(): Promise<StorageSnapshot>;
-}
-
-function toJsonClaims(claims: readonly UniqueClaim[]): string {
-  return JSON.stringify(claims.map(({ kind, scope, key }) => ({ kind, scope, key })));
 }
 
 /**
@@ -202,42 +197,9 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
   // database more (see bench/README.md, fourteenth session).
   const reportDelivered = coalesced<{ readonly id: string; readonly at: string }>((reports) => sendReports(db, JSON.stringify(reports)));
 
-  async function findHeldClaims(claims: readonly UniqueClaim[]): Promise<readonly UniqueClaim[]> {
-    if (claims.length === 0) return [];
-    const held = (await db.query(sql.heldClaimsSql, [toJsonClaims(claims)])).rows.map(toClaim);
-    // Answer in the order asked, whatever order the join produced.
-    return claims.filter((claim) => held.some((candidate) => sameClaim(candidate, claim))).map(toClaim);
-  }
-
-  async function lastSequence(userId: string): Promise<number> {
-    const row = (await db.query(sql.lastSequenceSql, [userId])).rows[0] as { last?: unknown } | undefined;
-    return Number(row?.last ?? 0);
-  }
-
   /** A lost race for the user's stream, with the sequence the stream has now. */
   async function lostRace(userId: string): Promise<AppendOutcome> {
-    return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(userId) };
-  }
-
-  /** Why a refused append was refused, in the port's order; undefined if nothing is wrong any more. */
-  async function refusalOf(append: UserAppend): Promise<AppendOutcome | undefined> {
-    const claimRefusal = async (): Promise<AppendOutcome | undefined> => {
-      const conflict = (await findHeldClaims(append.claims))[0] ?? firstRepeatedClaim(append.claims);
-      return conflict === undefined ? undefined : { ok: false, reason: "claim-held", conflict: toClaim(conflict) };
-    };
-    const last = await lastSequence(append.userId);
-    if (append.expectedSequence > 0) {
-      if (last === 0) return { ok: false, reason: "user-not-found" };
-      if (last !== append.expectedSequence) return { ok: false, reason: "sequence-conflict", actualSequence: last };
-      return claimRefusal();
-    }
-    return (await claimRefusal()) ?? (last !== 0 ? { ok: false, reason: "sequence-conflict", actualSequence: last } : undefined);
-  }
-
-  /** The first notification id of `append` that a stored notification or an earlier one of `append` has. */
-  async function notificationRefusal(append: UserAppend): Promise<AppendOutcome | undefined> {
-    const taken = takenNotificationId(append, await storedNotificationIds(db, [append]));
-    return taken === undefined ? undefined : { ok: false, reason: "notification-id-taken", notificationId: taken };
+    return { ok: false, reason: "sequence-conflict", actualSequence: await lastSequence(db, userId) };
   }
 
   async function append(request: UserAppend): Promise<AppendOutcome> {
@@ -269,7 +231,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
         const idTaken = violatesOneOf(error, notificationIdTaken);
         if (!idTaken && !isRefused(error) && !(newUser && violatesOneOf(error, newUserRefusals))) throw error;
         // The port's order: the claims and the stream first, the notifications' ids last.
-        const refusal = (await refusalOf(request)) ?? (idTaken ? await notificationRefusal(request) : undefined);
+        const refusal = (await claimOrStreamRefusal(db, request)) ?? (idTaken ? await notificationRefusal(db, request) : undefined);
         if (refusal !== undefined) return refusal;
         // A unique index sees rows a host's REPEATABLE READ snapshot does not: the winner of the
         // race is invisible, and trying again on the same snapshot meets it again. A lost race, as
@@ -309,7 +271,7 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
   }
 
   const userLog: SqlUserLog = {
-    findHeldClaims,
+    findHeldClaims: (claims) => findHeldClaims(db, claims),
     append,
     appendNewUsers(appends) {
       if (appends.length === 0) return Promise.resolve([]);
