@@ -15,6 +15,8 @@ export interface TelemetrySpan {
 /**
  * The library's measurements:
  * - `human_users.operations`: operations answered, by `human_users.operation` and `human_users.code` (0 = ok);
+ *   `importHumanUsers` counts each row, with `human_users.outcome` too (`imported`, `already_there`,
+ *   `would_import` or `failed`);
  * - `human_users.deliveries`: delivery attempts, by `human_users.notification.kind` and `human_users.outcome`
  *   (`delivered`, `retrying` or `dead`);
  * - `human_users.outbox.backlog`: goes up by the notifications each write puts in the outbox and down by each

@@ -15,6 +15,7 @@ import { alreadyExists } from "../errors/user-errors.js";
 import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolved-ports.js";
 import type { ImportHumanUserResponse } from "../responses.js";
 import { idpAccountKey } from "../rules/idp-account.js";
+import { traceBatch, type BatchRowAnswer } from "../telemetry/operation-span.js";
 import { foldUser } from "../users/fold-user.js";
 import { fingerprintsOf } from "../users/import-fingerprint.js";
 import type { BulkImportOutcome } from "./bulk-outcome.js";
@@ -463,6 +464,14 @@ function batchAnswers(chunk: Chunk, plans: readonly Plan[]): BatchAnswer[] {
   return answers;
 }
 
+/** What telemetry sees of an outcome: what it was, and its error. */
+function rowAnswer(outcome: BulkImportOutcome): BatchRowAnswer {
+  if ("ok" in outcome) return { outcome: "imported" };
+  if ("alreadyThere" in outcome) return { outcome: "already_there" };
+  if ("wouldImport" in outcome) return { outcome: "would_import" };
+  return { outcome: "failed", error: outcome.error };
+}
+
 /**
  * A row judged the same user as an earlier row of the source, once that row's fate is known: still
  * already there when that row was written, else failed with its error.
@@ -573,14 +582,31 @@ export async function* runBulkImport(
   try {
     // Batches are read, checked and written ahead of the consumer, up to `parallelBatches` of them
     // plus the one being read; answers are handed out batch after batch, in input order.
-    const inFlight: Promise<BulkImportOutcome[]>[] = [];
+    const inFlight: Promise<readonly BulkImportOutcome[]>[] = [];
     let reading: Promise<Chunk> | undefined = readChunk(run, items, 0);
+    // Each batch's rows are final once the batches before it are: a row judged the same user as an
+    // earlier row fails if that row's write did (see `settled`).
+    let earlier: Promise<unknown> = Promise.resolve();
     while (reading !== undefined || inFlight.length > 0) {
       if (reading !== undefined && inFlight.length < run.parallelBatches) {
         const chunk: Chunk = await reading;
         reading = chunk.last ? undefined : readChunk(run, items, chunk.firstIndex + chunk.preparations.length);
-        inFlight.push(finishChunk(run, chunk).then((outcomes) => (chunk.sourceFailure === undefined ? outcomes : [...outcomes, chunk.sourceFailure])));
-      } else for (const outcome of (await inFlight.shift()) ?? []) yield settled(run, outcome);
+        // A source that ends on a batch's edge leaves an empty last chunk: nothing to do, no span.
+        if (chunk.preparations.length === 0 && chunk.sourceFailure === undefined) continue;
+        const before = earlier;
+        const batch = traceBatch(
+          run.ports.telemetry,
+          "importHumanUsers",
+          async () => {
+            const outcomes = await finishChunk(run, chunk);
+            await before;
+            return (chunk.sourceFailure === undefined ? outcomes : [...outcomes, chunk.sourceFailure]).map((outcome) => settled(run, outcome));
+          },
+          rowAnswer,
+        );
+        earlier = batch.catch(() => undefined);
+        inFlight.push(batch);
+      } else yield* (await inFlight.shift()) ?? [];
     }
   } finally {
     run.closed = true;

@@ -38,3 +38,50 @@ export function traceOperation<T>(
     return answer;
   });
 }
+
+/** What a bulk import's batch span and counter see of an outcome: its code (0 when not refused) and what it was. */
+export interface BatchRowAnswer {
+  readonly outcome: "imported" | "already_there" | "would_import" | "failed";
+  readonly error?: ErrorBody;
+}
+
+function batchCode(row: BatchRowAnswer): number {
+  return row.error?.code ?? 0;
+}
+
+/**
+ * A bulk import's batch in a span named after the operation (a stream that may run for hours is no
+ * one span), with the batch's rows counted by outcome; each row is counted in
+ * `human_users.operations` by its code and outcome. Without telemetry, `work` alone.
+ */
+export function traceBatch<T>(telemetry: Telemetry | undefined, name: string, work: () => Promise<readonly T[]>, answerOf: (row: T) => BatchRowAnswer): Promise<readonly T[]> {
+  if (telemetry === undefined) return work();
+  return telemetry.span(name, { "human_users.operation": name }, async (span) => {
+    const rows = await work();
+    const counts = { imported: 0, already_there: 0, would_import: 0, failed: 0 };
+    let fault: ErrorBody | undefined;
+    const byAnswer = new Map<string, { code: number; outcome: BatchRowAnswer["outcome"]; rows: number }>();
+    for (const row of rows) {
+      const answer = answerOf(row);
+      counts[answer.outcome] += 1;
+      const code = batchCode(answer);
+      if (answer.error !== undefined && SERVER_FAULTS.has(code)) fault ??= answer.error;
+      const key = `${code} ${answer.outcome}`;
+      const counted = byAnswer.get(key);
+      if (counted === undefined) byAnswer.set(key, { code, outcome: answer.outcome, rows: 1 });
+      else counted.rows += 1;
+    }
+    span.setAttributes({
+      "human_users.rows": rows.length,
+      "human_users.rows.imported": counts.imported,
+      "human_users.rows.already_there": counts.already_there,
+      "human_users.rows.would_import": counts.would_import,
+      "human_users.rows.failed": counts.failed,
+    });
+    if (fault !== undefined) span.fail(errorId(fault));
+    for (const { code, outcome, rows: count } of byAnswer.values()) {
+      telemetry.count("human_users.operations", count, { "human_users.operation": name, "human_users.code": code, "human_users.outcome": outcome });
+    }
+    return rows;
+  });
+}
