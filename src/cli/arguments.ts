@@ -4,6 +4,7 @@ import type { ImportCommand } from "./import-command.js";
 import type { StoreTarget } from "./open-storage.js";
 import { formatOf, type InputFormat } from "./rows.js";
 import { errorCode } from "../shared/error-code.js";
+import { originProblem } from "../core/config-check.js";
 
 export type ParsedArguments =
   | { readonly kind: "help" }
@@ -37,10 +38,25 @@ class Refused {
   constructor(readonly message: string) {}
 }
 
+/** Digits only: `Number()` would also take `1e3`, `0x10` and ` 5`. */
 function positiveWhole(name: string, text: string | undefined): number | undefined | Refused {
   if (text === undefined) return undefined;
-  const value = Number(text);
-  return Number.isInteger(value) && value >= 1 ? value : new Refused(`--${name} must be a whole number of at least 1`);
+  const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(value) && value >= 1 ? value : new Refused(`--${name} must be a whole number of at least 1`);
+}
+
+/** The longest a timer waits is 2^31 - 1 ms: past it, node fires at once (and progress lines would flood). */
+const MAX_INTERVAL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+function intervalSeconds(text: string | undefined): number | undefined | Refused {
+  const value = positiveWhole("progress-interval", text);
+  if (typeof value === "number" && value <= MAX_INTERVAL_SECONDS) return value;
+  return value === undefined ? undefined : new Refused(`--progress-interval must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECONDS}`);
+}
+
+/** A path option given as `--report=`: the folder of "" is ".", so it would pass the start's check and fail after users were written. */
+function pathOption(name: string, value: string | undefined): string | undefined | Refused {
+  return value === "" ? new Refused(`--${name} needs a value`) : value;
 }
 
 function storeTarget(databaseUrl: string | undefined, dataDir: string | undefined): StoreTarget | Refused {
@@ -107,10 +123,11 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const { values, positionals, tokens } = parsed;
   if (values.help === true) return { kind: "help" };
   if (values.version === true) return { kind: "version" };
-  // The last of two values would win without a word (a second --database-url picks the database).
+  // The last of two values would win without a word (a second --database-url picks the database);
+  // a flag given twice is refused too, as the help says of every option.
   const given = new Set<string>();
   for (const token of tokens) {
-    if (token.kind !== "option" || options[token.name as keyof typeof options].type !== "string") continue;
+    if (token.kind !== "option") continue;
     if (given.has(token.name)) return { kind: "error", message: `--${token.name} is given twice` };
     given.add(token.name);
   }
@@ -124,10 +141,15 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const batchSize = positiveWhole("batch-size", values["batch-size"]);
   const concurrency = positiveWhole("concurrency", values.concurrency);
   const parallelBatches = positiveWhole("parallel-batches", values["parallel-batches"]);
-  const interval = positiveWhole("progress-interval", values["progress-interval"]);
+  const interval = intervalSeconds(values["progress-interval"]);
+  const reportPath = pathOption("report", values.report);
+  const linksPath = pathOption("links", values.links);
+  // Checked here, before the database is opened, in the words of the library's own check.
+  const originRefusal = values.origin === undefined ? undefined : originProblem(values.origin, "--origin");
   if (target instanceof Refused) return { kind: "error", message: target.message };
   if (format instanceof Refused) return { kind: "error", message: format.message };
-  for (const value of [batchSize, concurrency, parallelBatches, interval]) if (value instanceof Refused) return { kind: "error", message: value.message };
+  for (const value of [batchSize, concurrency, parallelBatches, interval, reportPath, linksPath]) if (value instanceof Refused) return { kind: "error", message: value.message };
+  if (originRefusal !== undefined) return { kind: "error", message: originRefusal };
   if (org === undefined || org === "") return { kind: "error", message: "--org is required" };
   return {
     kind: "import",
@@ -137,8 +159,8 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       target,
       org,
       createOrg: values["create-org"] === true,
-      reportPath: values.report ?? `${file}.report.jsonl`,
-      linksPath: values.links ?? `${file}.links.jsonl`,
+      reportPath: typeof reportPath === "string" ? reportPath : `${file}.report.jsonl`,
+      linksPath: typeof linksPath === "string" ? linksPath : `${file}.links.jsonl`,
       reportExisting: values["report-existing"] === true,
       dryRun: values["dry-run"] === true,
       noMail: values["no-mail"] === true,

@@ -42,7 +42,7 @@ Options:
   --origin URL            the application's public URL, which the links in the mails and the links file
                           start with; required with the keys unless --no-mail (then a row asking for
                           a link fails without it)
-  --progress-interval S   seconds between progress lines when not on a terminal (default 10)
+  --progress-interval S   seconds between progress lines when not on a terminal (1 to 2147483, default 10)
   --quiet                 no progress and no notes, only the summary
   -h, --help              this text
   -v, --version           the version of human-users

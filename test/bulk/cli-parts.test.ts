@@ -104,6 +104,21 @@ describe("arguments", () => {
       [["import", "f", "--data-dir", "d", "--org", "a", "--format", "xml"], "--format must be jsonl or csv"],
       [["import", "f", "--data-dir", "d", "--org", "a", "--batch-size", "0"], "--batch-size must be a whole number of at least 1"],
       [["import", "f", "--data-dir", "d", "--org", "a", "--concurrency", "2.5"], "--concurrency must be a whole number of at least 1"],
+      // Numbers as people write them: digits only, not what Number() also reads.
+      [["import", "f", "--data-dir", "d", "--org", "a", "--batch-size", "1e3"], "--batch-size must be a whole number of at least 1"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--concurrency", "0x10"], "--concurrency must be a whole number of at least 1"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--parallel-batches", " 5"], "--parallel-batches must be a whole number of at least 1"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--batch-size", "99999999999999999999"], "--batch-size must be a whole number of at least 1"],
+      // A timer takes at most 2^31 - 1 ms: beyond, node fires it at once, and progress floods the terminal.
+      [["import", "f", "--data-dir", "d", "--org", "a", "--progress-interval", "2147484"], "--progress-interval must be a whole number of seconds from 1 to 2147483"],
+      // Empty paths would pass the start's check (the folder of "" is ".") and fail after users were written.
+      [["import", "f", "--data-dir", "d", "--org", "a", "--report="], "--report needs a value"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--links="], "--links needs a value"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--format="], "--format must be jsonl or csv"],
+      // Refused before the database is opened, in the words the library's own check uses.
+      [["import", "f", "--data-dir", "d", "--org", "a", "--origin", "notaurl"], "--origin must be an absolute http or https URL without query or fragment"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--origin", "ftp://x.test"], "--origin must be an absolute http or https URL without query or fragment"],
+      [["import", "f", "--data-dir", "d", "--org", "a", "--origin="], "--origin must be an absolute http or https URL without query or fragment"],
     ];
     for (const [argv, message] of refusals) expect(parseArguments(argv)).toEqual({ kind: "error", message });
     // In the command's words, with the option likely meant, not parseArgs' advice about positionals.
@@ -127,7 +142,11 @@ describe("arguments", () => {
     // The last of two would win without a word: a second --database-url picks the target database.
     expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--org", "b"])).toEqual({ kind: "error", message: "--org is given twice" });
     expect(parseArguments(["import", "f", "--database-url", "u", "--org", "a", "--database-url=v"])).toEqual({ kind: "error", message: "--database-url is given twice" });
-    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--quiet", "--quiet"])).toMatchObject({ kind: "import" });
+    // Every option counts, as the help says: a flag given twice is a mistake too (a pasted line).
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--quiet", "--quiet"])).toEqual({ kind: "error", message: "--quiet is given twice" });
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--dry-run", "--no-mail", "--dry-run"])).toEqual({ kind: "error", message: "--dry-run is given twice" });
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--progress-interval", "2147483"])).toMatchObject({ command: { progressIntervalMs: 2_147_483_000 } });
+    expect(parseArguments(["import", "f", "--data-dir", "d", "--org", "a", "--origin", "https://id.acme.test/base"])).toMatchObject({ command: { origin: "https://id.acme.test/base" } });
     expect(parseArguments(["import", "f", "--org", "a", "--org", "b", "--help"])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });
