@@ -93,7 +93,13 @@ interface Tally {
  * conflict can name the earlier line). A row that cannot be read is passed on as `undefined`
  * (answered with code 3), so its answer comes back in order too.
  */
-function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: number[], readFailure: { error?: unknown }): AsyncGenerator<unknown> {
+/** How reading the file went: `ended` once its last row was read, `error` when reading failed. */
+interface Reading {
+  ended: boolean;
+  error?: unknown;
+}
+
+function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: number[], reading: Reading): AsyncGenerator<unknown> {
   return (async function* () {
     let index = 0;
     try {
@@ -102,8 +108,9 @@ function requestsOf(rows: AsyncIterable<Row>, pending: Map<number, Row>, lines: 
         pending.set(index++, row);
         yield "request" in row ? row.request : undefined;
       }
+      reading.ended = true;
     } catch (error) {
-      readFailure.error = error;
+      reading.error = error;
     }
   })();
 }
@@ -121,7 +128,11 @@ function summaryText(command: ImportCommand, summary: ImportSummary, reported: n
     lines.push(`passwordless links: ${command.linksPath} (${formatCount(linked)} lines added; each holds a code: send each to its user, then delete the file)`);
   }
   if (summary.interrupted) {
-    lines.push(`interrupted: stopped after line ${summary.lastLine}; run the same command again to import the rest (rows already imported will show as already there)`);
+    lines.push(
+      command.dryRun
+        ? `interrupted: stopped after line ${summary.lastLine}; the rows after it were not checked`
+        : `interrupted: stopped after line ${summary.lastLine}; run the same command again to import the rest (rows already imported will show as already there)`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -254,7 +265,7 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     withoutCodes: command.noMail,
     beforeWrite: keepLinks,
   };
-  const readFailure: { error?: unknown } = {};
+  const readFailure: Reading = { ended: false };
   const tally: Tally = { rows: 0, imported: 0, existing: 0, failed: 0, bytes: 0, lastLine: 0 };
   const progress = progressView(io.stderr, { intervalMs: command.progressIntervalMs, quiet: command.quiet });
   const started = performance.now();
@@ -316,7 +327,8 @@ export async function runImport(command: ImportCommand, io: CommandIo): Promise<
     io.stderr.write(`human-users import: ${readFailure.error.message}\n`);
     return { exitCode: 2 };
   }
-  const interrupted = io.signal?.aborted === true;
+  // A stop that came once every row was read and answered stopped nothing.
+  const interrupted = io.signal?.aborted === true && !readFailure.ended;
   const { rows, imported, existing, failed, lastLine } = tally;
   const summary: ImportSummary = { rows, imported, existing, failed, interrupted, lastLine, seconds: (performance.now() - started) / 1000 };
   io.stdout.write(summaryText(command, summary, reported, links?.written ?? 0, opened.assumption));

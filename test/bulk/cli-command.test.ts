@@ -335,6 +335,51 @@ describe(`human-users import on ${where}`, () => {
     }
   }, 60_000);
 
+  it("a stop that comes once the whole file was read interrupted nothing: the true exit status, no 'interrupted' line", async () => {
+    const file = fileWith("late-stop.jsonl", jsonLines(3, "late"));
+    const database = await cliDatabase("latestop");
+    try {
+      // The import looks at the signal before each row and once more at the end of the file (four
+      // looks for three rows); the stop comes after those, while the last batch is written.
+      let looks = 0;
+      const signal = {
+        get aborted() {
+          looks += 1;
+          return looks > 4;
+        },
+      };
+      const io = captured(appKeys, signal);
+      expect(await runImport(command(file, database.target), io)).toMatchObject({ exitCode: 0, summary: { rows: 3, imported: 3, interrupted: false } });
+      expect(looks).toBeGreaterThan(4);
+      expect(io.out.join("")).not.toContain("interrupted");
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("a dry run stopped part-way says the rows after the stop were not checked, not that they are to be imported", async () => {
+    const file = fileWith("dry-stop.jsonl", jsonLines(3, "drystop"));
+    const database = await cliDatabase("drystop");
+    try {
+      let looks = 0;
+      // Batches of one: the third look, before the third row, says stop.
+      const signal = {
+        get aborted() {
+          looks += 1;
+          return looks > 2;
+        },
+      };
+      const io = captured(appKeys, signal);
+      expect(await runImport(command(file, database.target, { dryRun: true, batchSize: 1 }), io)).toMatchObject({
+        exitCode: 130,
+        summary: { rows: 2, imported: 2, interrupted: true, lastLine: 2 },
+      });
+      expect(io.out.join("")).toContain("interrupted: stopped after line 2; the rows after it were not checked\n");
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+
   it("stops after the batches in progress when interrupted, imports each user whole, and finishes on the next run", async () => {
     const total = 3_000;
     const file = fileWith("stop.jsonl", jsonLines(total, "stop"));
