@@ -1,3 +1,4 @@
+import { repeatedMember } from "../shared/repeated-member.js";
 import { csvRecords, type CsvRecord } from "./csv.js";
 import { readHeader, requestFromCells, type CsvColumn, type HeaderCell } from "./csv-mapping.js";
 import { NOT_UTF8, readLines, withoutByteOrderMark, type Line } from "./lines.js";
@@ -33,6 +34,12 @@ async function* jsonLinesRows(lines: AsyncIterable<Line>): AsyncGenerator<Row, v
     } catch {
       // The parser's message may quote the line, and the line may hold a password: never echoed.
       yield { line: line.number, end: line.end, problem: "the line is not valid JSON" };
+      continue;
+    }
+    // JSON.parse keeps the last of two: the first value would be dropped without a report line.
+    const repeated = typeof request === "object" && request !== null ? repeatedMember(line.text, request) : undefined;
+    if (repeated !== undefined) {
+      yield { line: line.number, end: line.end, code: 3, field: repeated, problem: `the line gives ${repeated} twice, and only the last would be read: give it once` };
       continue;
     }
     const unknown = unknownImportFields(request);

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { repeatedMember } from "../shared/repeated-member.js";
 import { problems, type HttpProblem } from "./wire-error.js";
 
 /** A body's chunks gathered up to a limit, so that a body without (or lying in) Content-Length is cut off there too. */
@@ -100,11 +101,19 @@ export async function readFetchBody(request: Request, limit: number): Promise<Re
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The body as parsed JSON (any JSON value: the operation judges its shape), or why not. */
+/**
+ * The body as parsed JSON (any JSON value: the operation judges its shape), or why not. A member
+ * given twice is refused, as protojson refuses it: `JSON.parse` would keep the last one silently.
+ */
 export function parseJsonBody(bytes: Uint8Array): Result<unknown, HttpProblem> {
+  let text: string;
+  let body: unknown;
   try {
-    return ok(JSON.parse(strictUtf8.decode(bytes)) as unknown);
+    text = strictUtf8.decode(bytes);
+    body = JSON.parse(text) as unknown;
   } catch {
     return err(problems.malformedJson());
   }
+  const repeated = typeof body === "object" && body !== null ? repeatedMember(text, body) : undefined;
+  return repeated === undefined ? ok(body) : err(problems.repeatedMember(repeated));
 }

@@ -51,6 +51,8 @@ export const problems = {
   /** A Node request whose body a middleware before this handler (a body parser) has already read. */
   bodyAlreadyRead: (): HttpProblem => problem(400, 3, "HTTP-r34d", "request body was already read by another handler before this one"),
   malformedJson: (): HttpProblem => problem(400, 3, "HTTP-js0n", "request body is not valid UTF-8 JSON"),
+  /** A member given twice (protojson's "duplicate field"); the path names member names only, never a value. */
+  repeatedMember: (path: string): HttpProblem => problem(400, 3, "HTTP-tw1c", `request body gives ${path} twice; send each member once`),
   unauthenticated: (): HttpProblem => problem(401, 16, "HTTP-4uth", "authentication required"),
   internal: (): HttpProblem => problem(500, 13, "HTTP-1ntl", "internal error"),
 };

@@ -219,6 +219,7 @@ describe("CSV", () => {
       '{"userName":"eve","email":{"email":"e@b.test","is_emailVerified":true},"password_changeRequired":true}',
       '{"userName":"fay","user_name":"fay2","profile":{"firstName":"Fay","first_name":"F"}}',
       '{"userName":"gus","toString":1,"constructor":{}}',
+      '{"userName":"hal","userName":"hal2","profile":{"firstName":"Hal","lastName":"Lee"}}',
     ];
     const prefix = "fields the import does not read, which would be dropped:";
     expect(await all(readRows(fileWith("unknown.jsonl", `${lines.join("\n")}\n`), "jsonl"))).toEqual([
@@ -231,6 +232,8 @@ describe("CSV", () => {
       // Both spellings of one field: the lowerCamelCase one is read, the other would be dropped.
       { line: 6, end: 521, code: 3, field: "user_name", problem: `${prefix} user_name (given as userName too, which is the one read), profile.first_name (given as firstName too, which is the one read)` },
       { line: 7, end: 570, code: 3, field: "toString", problem: `${prefix} toString, constructor` },
+      // JSON.parse keeps the last of two: the first would be dropped without a line in the report.
+      { line: 8, end: 654, code: 3, field: "userName", problem: "the line gives userName twice, and only the last would be read: give it once" },
     ]);
   });
 

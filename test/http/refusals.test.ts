@@ -166,6 +166,19 @@ describe("bodies", () => {
     expect(touched).toEqual([]);
   });
 
+  it("refuses a body that gives one member twice, at any depth, as protojson does (JSON.parse would keep the last without a word)", async () => {
+    const { call, touched } = setup();
+    const twice = (body: string) => ({ method: "POST", headers: JSON_HEADERS, body });
+    expect([
+      await call(REST_A, twice('{"username":"ann","profile":{"givenName":"A","familyName":"B"},"email":{"email":"a@acme.test"},"username":"bob"}')),
+      await call(CONNECT_A, twice('{"profile":{"givenName":"A","familyName":"B","given\u004eame":"C"},"email":{"email":"a@acme.test"}}')),
+    ]).toEqual([
+      { status: 400, body: restError(3, "HTTP-tw1c", "request body gives username twice; send each member once") },
+      { status: 400, body: connectError("invalid_argument", "HTTP-tw1c", "request body gives profile.givenName twice; send each member once") },
+    ]);
+    expect(touched).toEqual([]);
+  });
+
   it("reads a REST body of nothing or white space as the empty request {}, as ZITADEL's gateway does; Connect refuses it", async () => {
     const { call } = setup();
     const empty = await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: "{}" });
