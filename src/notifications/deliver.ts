@@ -145,7 +145,12 @@ function logFields(failed: FailedDelivery): LogFields {
  * end: when the send outlived the lease and another process has leased the notification since, the
  * store ignores it (it must not free or kill a notification that process is sending).
  */
-async function recordFailed(round: Round, leased: Leased, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<boolean> {
+/**
+ * Records a failed attempt, then reports it: retrying or dead, or left when the store recorded
+ * nothing because the notification is no longer this process's (its lease ended and another
+ * process took it, or that process delivered it): that process reports its fate, not this one.
+ */
+async function recordFailed(round: Round, leased: Leased, notification: PendingNotification, error: string, permanent: boolean, at: Date): Promise<"retrying" | "dead" | "left"> {
   const attempts = notification.attempts + 1;
   const failed: FailedDelivery = {
     id: notification.id,
@@ -159,22 +164,27 @@ async function recordFailed(round: Round, leased: Leased, notification: PendingN
   const retryAt = dead ? undefined : new Date(at.getTime() + retryDelayMs(attempts, round.settings, round.random));
   const leasedUntil = leased.until;
   const failure: DeliveryFailure = retryAt === undefined ? { at, error, leasedUntil } : { at, error, retryAt, leasedUntil };
-  if (retryAt === undefined) {
-    round.report.dead.push(failed);
-    round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
-    warnHostOnce(round.ports.logger, "notification-dead", logFields(failed), DEAD_WARNING);
-  } else {
-    round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
-    round.logger.warn({ ...logFields(failed), retryAt: retryAt.toISOString() }, "human-users: notification delivery failed, will retry");
-  }
+  let recorded: boolean | void = true;
   try {
-    await round.outbox.markFailed(notification.id, failure);
+    recorded = await round.outbox.markFailed(notification.id, failure);
   } catch (cause) {
     const storeError = describeError(cause);
     round.report.errors.push({ stage: "markFailed", id: notification.id, error: storeError });
     round.logger.error({ notificationId: notification.id, error: storeError }, "human-users: failed notification could not be marked failed; it is retried when its lease ends");
   }
-  return retryAt === undefined;
+  if (recorded === false) {
+    round.logger.warn(logFields(failed), "human-users: a failed send was not recorded: the notification is no longer this process's (its lease ended and another process took it); that process reports what becomes of it");
+    return "left";
+  }
+  if (retryAt === undefined) {
+    round.report.dead.push(failed);
+    round.logger.error(logFields(failed), "human-users: notification is dead, no more delivery attempts");
+    warnHostOnce(round.ports.logger, "notification-dead", logFields(failed), DEAD_WARNING);
+    return "dead";
+  }
+  round.report.retrying.push({ ...failed, retryAt: retryAt.toISOString() });
+  round.logger.warn({ ...logFields(failed), retryAt: retryAt.toISOString() }, "human-users: notification delivery failed, will retry");
+  return "retrying";
 }
 
 type DeliveryOutcome = "delivered" | "retrying" | "dead" | "left";
@@ -222,14 +232,14 @@ async function deliverOne(round: Round, leased: Leased, notification: PendingNot
   }
   const error = withoutSecrets(attempt.error, notification);
   if (attempt.setup !== undefined) warnHostOnce(round.ports.logger, attempt.setup, { notificationId: notification.id, error }, SETUP_WARNINGS[attempt.setup]);
-  const dead = await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now());
+  const outcome = await recordFailed(round, leased, notification, error, attempt.permanent, round.clock.now());
   // Without a logger, a mailer that cannot reach its server would be silent until its mails die,
   // hours later (a set-up failure has a warning of its own).
-  if (!dead && attempt.setup === undefined && attempt.channel !== undefined && round.ports.logger === undefined) {
+  if (outcome !== "dead" && attempt.setup === undefined && attempt.channel !== undefined && round.ports.logger === undefined) {
     const [cause, message] = DELIVERY_FAILING_WARNINGS[attempt.channel];
     warnHostOnce(undefined, cause, { notificationId: notification.id, error }, message);
   }
-  return dead ? "dead" : "retrying";
+  return outcome;
 }
 
 /**
@@ -262,7 +272,8 @@ function deliverOneTraced(round: Round, telemetry: Telemetry, leased: Leased, no
     const outcome = await deliverOne(round, leased, notification);
     const attributes = { ...kind, "human_users.outcome": outcome };
     span.setAttributes(attributes);
-    // Not tried: no delivery to count, and the message is still in the backlog.
+    // Not tried, or tried under a lease another process holds now (which counts its own): no
+    // delivery to count, and the message is still in the backlog.
     if (outcome === "left") return outcome;
     telemetry.count("human_users.deliveries", 1, attributes);
     if (outcome !== "retrying") telemetry.count("human_users.outbox.backlog", -1, {});

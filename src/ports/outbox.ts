@@ -97,6 +97,9 @@ export interface Outbox {
   /**
    * Schedules a retry, or with no `retryAt` marks the notification dead (code and link erased).
    * With `failure.leasedUntil`, does nothing unless the notification is still leased until then.
+   * Resolves `false` when it recorded nothing (unknown, no longer pending, or leased to another
+   * process since), so that delivery does not report as dead a message another process is
+   * sending; `true` (or nothing, from a store written before this was asked) when it recorded it.
    */
-  markFailed(id: string, failure: DeliveryFailure): Promise<void>;
+  markFailed(id: string, failure: DeliveryFailure): Promise<boolean | void>;
 }

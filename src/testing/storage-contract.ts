@@ -980,13 +980,14 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, LEASE_MS + 1_000)).toEqual([pending("u1-n0", "u1", 0)]);
         const taken = inAnyClaimOrder(await snapshot());
         // The first caller's send failed late: its reports free nothing, count nothing, kill nothing.
-        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale", retryAt: at(LEASE_MS + 3_000), leasedUntil: at(LEASE_MS) });
-        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale, last attempt", leasedUntil: at(LEASE_MS) });
+        // Each says it recorded nothing (false), so that delivery does not report dead what the other sends.
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale", retryAt: at(LEASE_MS + 3_000), leasedUntil: at(LEASE_MS) })).toBe(false);
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "stale, last attempt", leasedUntil: at(LEASE_MS) })).toBe(false);
         expect(inAnyClaimOrder(await snapshot())).toEqual(taken);
         expect(await lease(storage, LEASE_MS + 3_000)).toEqual([]);
         // The holder's own report is recorded; the first caller's still changes nothing after it.
-        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_000), error: "smtp 451", retryAt: at(LEASE_MS + 5_000), leasedUntil: secondUntil });
-        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_500), error: "stale", leasedUntil: at(LEASE_MS) });
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_000), error: "smtp 451", retryAt: at(LEASE_MS + 5_000), leasedUntil: secondUntil })).toBe(true);
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 4_500), error: "stale", leasedUntil: at(LEASE_MS) })).toBe(false);
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([
           { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), attempts: 1, failedAt: at(LEASE_MS + 4_000).toISOString(), lastError: "smtp 451", retryAt: at(LEASE_MS + 5_000).toISOString() },
         ]);
@@ -1008,7 +1009,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         const write = newUserAppend("u1");
         await storage.userLog.append(write);
         await lease(storage, 0);
-        await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "late", leasedUntil: at(LEASE_MS) });
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(LEASE_MS + 2_000), error: "late", leasedUntil: at(LEASE_MS) })).toBe(true);
         const dead = { ...pendingRecord(write.notifications[0] ?? notificationOf("u1", "org-a", 0)), code: "", link: "", state: "dead", attempts: 1, failedAt: at(LEASE_MS + 2_000).toISOString(), lastError: "late" };
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
       }));
@@ -1023,6 +1024,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         expect(await lease(storage, LEASE_MS * 1_000)).toEqual([]);
         expect(await lease(storage, LEASE_MS * 1_000, 100, ["u1-n0"])).toEqual([]);
         await storage.outbox.markDelivered("u1-n0", at(2_000));
+        expect(await storage.outbox.markFailed("u1-n0", { at: at(3_000), error: "again", retryAt: at(4_000) })).toBe(false);
         expect((inAnyClaimOrder(await snapshot())).notifications).toEqual([dead]);
       }));
 
@@ -1030,7 +1032,7 @@ export function describeStorageContract(name: string, factory: StorageFactory, o
         await storage.userLog.append(newUserAppend("u1"));
         const before = inAnyClaimOrder(await snapshot());
         await storage.outbox.markDelivered("missing", T0);
-        await storage.outbox.markFailed("missing", { at: T0, error: "x", retryAt: T0 });
+        expect(await storage.outbox.markFailed("missing", { at: T0, error: "x", retryAt: T0 })).toBe(false);
         expect(inAnyClaimOrder(await snapshot())).toEqual(before);
       }));
     });

@@ -61,7 +61,7 @@ describe("a failure reported after the lease was taken by another process", () =
     await until(() => sends.length === 2);
     clock.set(at(62));
     a.fail();
-    await copyA;
+    const reportA = await copyA;
     const afterA = storage.notifications();
     clock.set(at(95)); // Inside B's lease; A's retry time (15 s after 62 s) has passed.
     const reportC = await deliverPendingNotifications({ ...base, mailer: quickMailer("C", sends) });
@@ -69,6 +69,7 @@ describe("a failure reported after the lease was taken by another process", () =
     const reportB = await copyB;
 
     expect(sends).toEqual(["A", "B"]);
+    expect(reportA).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
     expect(afterA.map((record) => [record.state, record.attempts, record.leasedUntil, record.retryAt])).toEqual([["pending", 0, at(121).toISOString(), undefined]]);
     expect(reportC).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
     expect(reportB.delivered).toEqual(["n-1"]);
@@ -81,20 +82,27 @@ describe("a failure reported after the lease was taken by another process", () =
     const a = hungMailer("A", sends);
     const b = hungMailer("B", sends);
     const logger = recordingLogger();
+    const loggerB = recordingLogger();
 
     const copyA = deliverPendingNotifications({ ...base, mailer: a, logger });
     await until(() => sends.length === 1);
     clock.set(at(61));
-    const copyB = deliverPendingNotifications({ ...base, mailer: b, logger });
+    const copyB = deliverPendingNotifications({ ...base, mailer: b, logger: loggerB });
     await until(() => sends.length === 2);
     clock.set(at(62));
     a.fail();
-    await copyA;
+    const reportA = await copyA;
     const afterA = storage.notifications();
     b.succeed();
     const reportB = await copyB;
 
     expect(afterA.map((record) => [record.state, record.code])).toEqual([["pending", "K7Q2ZD"]]);
+    // A's own report and logger do not call dead what B is sending: A says its failure was not recorded.
+    expect(reportA).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    expect(logger.entries.map(({ level, message }) => [level, message])).toEqual([
+      ["warn", "human-users: a failed send was not recorded: the notification is no longer this process's (its lease ended and another process took it); that process reports what becomes of it"],
+    ]);
+    expect(loggerB.entries).toEqual([]);
     expect(reportB).toEqual({ delivered: ["n-1"], retrying: [], dead: [], errors: [] });
     expect(storage.notifications().map((record) => [record.state, record.attempts, record.code])).toEqual([["delivered", 0, ""]]);
   });

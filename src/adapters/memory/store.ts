@@ -210,10 +210,12 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
   }
 
   /** Applies `change` to a pending notification; delivered and dead ones never change again. */
-  function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): void {
+  /** Changes a pending notification; false when there is none by that id. */
+  function updatePending(id: string, change: (record: NotificationRecord) => RecordPatch): boolean {
     const entry = outbox.get(id);
-    if (entry === undefined || entry.record.state !== "pending") return;
+    if (entry === undefined || entry.record.state !== "pending") return false;
     setRecord(entry, patched(entry.record, change(entry.record)));
+    return true;
   }
 
   /**
@@ -384,15 +386,15 @@ export function memoryStore(seed: MemoryStoreSeed = {}): MemoryStore {
     },
     markFailed(id, failure: DeliveryFailure) {
       // A report from a lease that is no longer the notification's changes nothing (see `DeliveryFailure.leasedUntil`).
-      if (!holdsLease(outbox.get(id)?.record, failure.leasedUntil)) return Promise.resolve();
-      updatePending(id, (record) => {
+      if (!holdsLease(outbox.get(id)?.record, failure.leasedUntil)) return Promise.resolve(false);
+      const recorded = updatePending(id, (record) => {
         const failed = { attempts: record.attempts + 1, failedAt: failure.at.toISOString(), lastError: failure.error, leasedUntil: undefined };
         // A dead notification will never be sent: its plain code and link go, as on delivery.
         return failure.retryAt === undefined
           ? { ...failed, state: "dead", code: "", link: "", retryAt: undefined }
           : { ...failed, retryAt: failure.retryAt.toISOString() };
       });
-      return Promise.resolve();
+      return Promise.resolve(recorded);
     },
   };
 

@@ -317,7 +317,8 @@ export function sqlStore(db: SqlDatabase, options: SqlStoreOptions = {}): SqlSto
     // Unfenced: a mail that went out was delivered, whoever reports it (see `Outbox.markDelivered`).
     markDelivered: (id, at) => reportDelivered({ id, at: at.toISOString() }),
     async markFailed(id, failure) {
-      await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null, failure.leasedUntil?.toISOString() ?? null]);
+      const recorded = await db.query(sql.failedSql, [id, failure.at.toISOString(), failure.error, failure.retryAt?.toISOString() ?? null, failure.leasedUntil?.toISOString() ?? null]);
+      return recorded.rows.length > 0;
     },
   };
 

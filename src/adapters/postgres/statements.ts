@@ -232,7 +232,8 @@ SET attempts = attempts + 1, failed_at = $2::timestamptz, last_error = $3, lease
   state = CASE WHEN $4::timestamptz IS NULL THEN 'dead' ELSE 'pending' END,
   code = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE code END,
   link = CASE WHEN $4::timestamptz IS NULL THEN '' ELSE link END
-WHERE id = $1 AND state = 'pending' AND ($5::timestamptz IS NULL OR leased_until = $5::timestamptz)`;
+WHERE id = $1 AND state = 'pending' AND ($5::timestamptz IS NULL OR leased_until = $5::timestamptz)
+RETURNING id`;
 
 const organizationColumns = "o.id, o.policy::text AS policy, o.domains::text AS domains";
 
