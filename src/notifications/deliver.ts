@@ -27,7 +27,11 @@ export type DeliveryPorts = Pick<Ports, "storage" | "mailer" | "clock"> &
 export interface DeliverOptions {
   /** Deliver only these notifications (the ones a write just produced). Default: every due one. */
   readonly ids?: readonly string[];
-  /** At most this many in this call. Default: `ids.length`, else the configured batch size (50). */
+  /**
+   * At most this many in this call, rounded down (2.5 is 2, below 1 is none). Default: `ids.length`,
+   * else the configured batch size (50). A limit that is no finite number is refused (a report
+   * with one `configuration` error, nothing sent).
+   */
   readonly limit?: number;
 }
 
@@ -350,10 +354,16 @@ async function deliverSet(round: Round, leased: Leased): Promise<void> {
  * logger end up in the report (and the logger).
  */
 export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
-  if (options.ids?.length === 0 || options.limit === 0) return Promise.resolve(emptyReport());
+  const { limit } = options;
+  if (limit !== undefined && (typeof limit !== "number" || !Number.isFinite(limit))) {
+    return Promise.resolve({ ...emptyReport(), errors: [{ stage: "configuration", error: "invalid options: limit must be a finite number" }] });
+  }
+  // Whole, so that "at most" holds on every store (a SQL LIMIT refuses 2.5, an array slice rounds it up).
+  const whole = limit === undefined ? undefined : Math.max(0, Math.floor(limit));
+  if (options.ids?.length === 0 || whole === 0) return Promise.resolve(emptyReport());
   const refusal = configurationRefusal(ports);
   if (refusal !== undefined) return Promise.resolve(refusal);
-  return deliverLeased(ports, inSlices(options), false);
+  return deliverLeased(ports, inSlices(whole === undefined ? options : { ...options, limit: whole }), false);
 }
 
 /**

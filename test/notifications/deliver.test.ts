@@ -175,6 +175,18 @@ describe("deliverPendingNotifications", () => {
     expect((await deliverPendingNotifications(ports, { limit: 2 })).delivered).toEqual(["n-3"]);
   });
 
+  it("rounds a limit down, so that at most that many go on every store, and refuses one that is no finite number", async () => {
+    const ports = await setUp([emailNotification(), emailNotification({ id: "n-2" }), emailNotification({ id: "n-3" }), emailNotification({ id: "n-4" })]);
+    const empty = { delivered: [], retrying: [], dead: [], errors: [] };
+    for (const limit of [0.5, 1e-9, -3]) expect(await deliverPendingNotifications(ports, { limit })).toEqual(empty);
+    const refused = { ...empty, errors: [{ stage: "configuration", error: "invalid options: limit must be a finite number" }] };
+    for (const limit of [Number.NaN, Number.POSITIVE_INFINITY]) expect(await deliverPendingNotifications(ports, { limit })).toEqual(refused);
+    expect(ports.mailer.sent).toEqual([]);
+    // 2.5 is 2 (a SQL LIMIT refuses 2.5; the memory store sent 3).
+    expect((await deliverPendingNotifications(ports, { limit: 2.5 })).delivered).toEqual(["n-1", "n-2"]);
+    expect((await deliverPendingNotifications(ports, { limit: 1.9 })).delivered).toEqual(["n-3"]);
+  });
+
   it("does not send a code that has expired: the notification is dead at once", async () => {
     const ports = await setUp([emailNotification()]);
     ports.clock.set(new Date("2025-03-01T11:00:00.000Z"));
