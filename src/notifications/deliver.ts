@@ -33,6 +33,20 @@ export interface DeliverOptions {
    * with one `configuration` error, nothing sent).
    */
   readonly limit?: number;
+  /**
+   * Anything with `aborted`, such as an `AbortSignal`: once aborted, no further notifications are
+   * leased; the sends in flight finish (each within its time limit) and are recorded.
+   */
+  readonly signal?: { readonly aborted: boolean };
+}
+
+/** Whether the caller asked to stop; a signal that throws when read stops too. */
+function stopAsked(options: DeliverOptions): boolean {
+  try {
+    return options.signal?.aborted === true;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -318,7 +332,7 @@ type Delivering = (round: Round) => Promise<void>;
 function inSlices(options: DeliverOptions): Delivering {
   return async (round) => {
     let left = options.limit ?? options.ids?.length ?? round.settings.batchSize;
-    while (left > 0) {
+    while (left > 0 && !stopAsked(options)) {
       const size = Math.min(left, round.settings.concurrency);
       const leased = await lease(round, { ...options, limit: size });
       await deliverSet(round, leased);

@@ -15,8 +15,9 @@ export interface NotificationWorkerOptions {
 /** A running notification worker. */
 export interface NotificationWorker {
   /**
-   * Stops polling, waits for the round in progress, then delivers whatever is due one last time.
-   * Resolves with that final round's report; calling it again returns the same promise.
+   * Stops polling; the round in progress leases nothing more and ends once its sends in flight
+   * do (each within its time limit); then one last batch of what is due is delivered. Resolves with
+   * that final batch's report; calling it again returns the same promise.
    */
   stop(): Promise<DeliveryReport>;
 }
@@ -29,12 +30,14 @@ const maxBatchesPerRound = 1000;
 
 /**
  * One round: batch after batch while batches come back full (more may be due), so a backlog
- * drains at once instead of one batch per interval.
+ * drains at once instead of one batch per interval; until `signal` aborts (the worker stops),
+ * after which nothing more is leased: with a hung mailer, draining a backlog of 500 would
+ * otherwise hold `stop()` for one time limit per `concurrency` of them (two hours by default).
  */
-async function deliverRound(ports: DeliveryPorts, batchSize: number): Promise<DeliveryReport> {
+async function deliverRound(ports: DeliveryPorts, batchSize: number, signal: { readonly aborted: boolean }): Promise<DeliveryReport> {
   const reports: DeliveryReport[] = [];
-  for (let batch = 0; batch < maxBatchesPerRound; batch += 1) {
-    const report = await deliverPendingNotifications(ports, { limit: batchSize });
+  for (let batch = 0; batch < maxBatchesPerRound && !signal.aborted; batch += 1) {
+    const report = await deliverPendingNotifications(ports, { limit: batchSize, signal });
     reports.push(report);
     if (leasedCount(report) < batchSize || report.errors.some((error) => error.stage === "lease")) break;
   }
@@ -55,6 +58,7 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<DeliveryReport> | undefined;
   let stopping: Promise<DeliveryReport> | undefined;
+  const stopSignal = { aborted: false };
 
   function publish(report: DeliveryReport): void {
     // The host's callback must not stop delivery, whether it throws or rejects.
@@ -62,7 +66,7 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   }
 
   async function round(): Promise<DeliveryReport> {
-    const report = await deliverRound(ports, batchSize);
+    const report = await deliverRound(ports, batchSize, stopSignal);
     publish(report);
     return report;
   }
@@ -81,8 +85,12 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   async function drain(): Promise<DeliveryReport> {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
+    stopSignal.aborted = true;
     await inFlight;
-    return round();
+    // One last batch, for what was written since the last round (a process shutting down).
+    const report = await deliverPendingNotifications(ports, { limit: batchSize });
+    publish(report);
+    return report;
   }
 
   tick();

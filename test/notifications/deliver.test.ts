@@ -175,6 +175,18 @@ describe("deliverPendingNotifications", () => {
     expect((await deliverPendingNotifications(ports, { limit: 2 })).delivered).toEqual(["n-3"]);
   });
 
+  it("leases nothing more once its signal is aborted; the sends in flight are recorded", async () => {
+    const ports = await setUp([emailNotification(), emailNotification({ id: "n-2" }), emailNotification({ id: "n-3" })]);
+    expect(await deliverPendingNotifications(ports, { signal: { aborted: true } })).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
+    const controller = new AbortController();
+    // Slices of one: the stop comes while the first is sent.
+    const sending = { ...ports, config: { delivery: { concurrency: 1 } }, mailer: { send: () => Promise.resolve(controller.abort()) } };
+    expect(await deliverPendingNotifications(sending, { signal: controller.signal })).toEqual({ delivered: ["n-1"], retrying: [], dead: [], errors: [] });
+    // A signal that throws when read stops too.
+    const throwing = { get aborted(): boolean { throw new Error("broken"); } };
+    expect((await deliverPendingNotifications(ports, { signal: throwing })).delivered).toEqual([]);
+  });
+
   it("rounds a limit down, so that at most that many go on every store, and refuses one that is no finite number", async () => {
     const ports = await setUp([emailNotification(), emailNotification({ id: "n-2" }), emailNotification({ id: "n-3" }), emailNotification({ id: "n-4" })]);
     const empty = { delivered: [], retrying: [], dead: [], errors: [] };

@@ -164,6 +164,34 @@ describe("startNotificationWorker", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("stops leasing once stopped: a hung mailer holds stop() for the sends in flight and one last batch, not the whole backlog", async () => {
+    const ports = { ...setUp(), config: { delivery: { sendTimeoutSeconds: 2, concurrency: 4, batchSize: 8 } } };
+    await ports.storage.userLog.append(writeOf(Array.from({ length: 40 }, (_, index) => emailNotification({ id: `n-${index}` }))));
+    let sends = 0;
+    const mailer = {
+      send: () => {
+        sends += 1;
+        return new Promise<void>(() => undefined);
+      },
+    };
+
+    const worker = startNotificationWorker({ ...ports, mailer }, { intervalMs: 1000 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sends).toBe(4);
+    let stopped = false;
+    const stopping = worker.stop().then((report) => {
+      stopped = true;
+      return report;
+    });
+    // The slice in flight ends at its time limit (2 s); the last batch of 8 is two slices of 4 (4 s).
+    await vi.advanceTimersByTimeAsync(5999);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const last = await stopping;
+    expect({ stopped, sends, retrying: last.retrying.length }).toEqual({ stopped: true, sends: 12, retrying: 8 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("keeps polling when the host's report callback throws", async () => {
     const ports = setUp();
     const worker = startNotificationWorker(ports, {
