@@ -42,6 +42,8 @@ export interface RowFacts {
 /** The earlier line or the stored user a row was compared with. */
 function holderFacts(row: RowFacts, holder: ImportHolder): { readonly earlierLine?: number; readonly userId?: string } {
   if ("userId" in holder) return { userId: holder.userId };
+  // A stored user the requester may not read (the command's requester reads every user).
+  if ("hiddenUser" in holder) return {};
   const line = row.lineOf(holder.earlierIndex);
   return line === undefined ? {} : { earlierLine: line };
 }

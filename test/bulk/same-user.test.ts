@@ -320,12 +320,12 @@ describe("importHumanUsers: a dry run", () => {
 
 describe("judge", () => {
   const claim = { kind: "username", scope: "instance", key: "ann" } as const;
-  const holder = (fingerprint: string | undefined) => ({ at: { userId: "u-1" }, fingerprint });
+  const holder = (fingerprint: string | undefined) => ({ at: { userId: "u-1" }, fingerprint, shown: { userId: "u-1" } });
 
   it("compares a row with each holder under the holder's rule, making an older rule's fingerprint only for a holder that has one", () => {
     const asked: FingerprintRule[] = [];
     const row = (rule: FingerprintRule): string => (asked.push(rule), `${rule}.ann`);
-    expect(judge(row, [{ claim, holder: { at: { earlierIndex: 0 }, fingerprint: "v2.ann" } }])).toEqual({ kind: "already-there", holder: { earlierIndex: 0 } });
+    expect(judge(row, [{ claim, holder: { at: { earlierIndex: 0 }, fingerprint: "v2.ann", shown: { earlierIndex: 0 } } }])).toEqual({ kind: "already-there", holder: { earlierIndex: 0 } });
     expect(asked).toEqual(["v2"]);
     expect(judge(row, [{ claim, holder: holder("v1.ann") }])).toEqual({ kind: "already-there", holder: { userId: "u-1" } });
     expect(asked).toEqual(["v2", "v1"]);

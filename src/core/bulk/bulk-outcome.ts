@@ -3,9 +3,10 @@ import type { ImportHumanUserResponse } from "../responses.js";
 
 /**
  * The user a row was compared with: the row at `earlierIndex` of the same source (to be written by
- * this import), or a user already stored, by its id.
+ * this import), or a user already stored, by its id; `hiddenUser` for a stored user the requester
+ * may not read (its id is not told, as `getUser` would not tell it either).
  */
-export type ImportHolder = { readonly earlierIndex: number } | { readonly userId: string };
+export type ImportHolder = { readonly earlierIndex: number } | { readonly userId: string } | { readonly hiddenUser: true };
 
 /**
  * Another user holds what the row wants: `claim` is what was taken (`username`, or `idp_link` for

@@ -16,11 +16,10 @@ import { resolvePorts, type CommandRuntime, type ResolvedPorts } from "../resolv
 import type { ImportHumanUserResponse } from "../responses.js";
 import { idpAccountKey } from "../rules/idp-account.js";
 import { traceBatch, type BatchRowAnswer } from "../telemetry/operation-span.js";
-import { foldUser } from "../users/fold-user.js";
 import { fingerprintsOf } from "../users/import-fingerprint.js";
 import type { BulkImportOutcome } from "./bulk-outcome.js";
 import { bulkLookups } from "./bulk-lookups.js";
-import { judge, SourceClaims, storedHolder, type Clash, type Holder, type RowFingerprint, type Verdict } from "./same-user.js";
+import { judge, SourceClaims, storedHolder, storedUserHolder, type Clash, type Holder, type RowFingerprint, type Verdict } from "./same-user.js";
 import { writeBatch, type WriteAnswer } from "./write-batch.js";
 
 export type { BulkImportOutcome, ImportConflict, ImportHolder } from "./bulk-outcome.js";
@@ -294,7 +293,7 @@ async function storedHolders(run: Run, prepared: readonly Prepared[]): Promise<R
   } catch (cause) {
     return err(portFailure(cause, "storage lookup of claims", run.ports.logger));
   }
-  const found = await Promise.all(held.map((claim) => run.preparing.run(() => storedHolder(run.ports, claim))));
+  const found = await Promise.all(held.map((claim) => run.preparing.run(() => storedHolder(run.ports, run.context.requester, claim))));
   for (const [at, holder] of found.entries()) {
     if (holder.isErr()) return err(holder.error);
     const claim = held[at];
@@ -315,7 +314,7 @@ async function storedHoldersAtOnce(
   const holders = new Map<string, Holder>();
   for (const { claim, userId, events } of found.value) {
     let holder = byUser.get(userId);
-    if (holder === undefined) byUser.set(userId, (holder = { at: { userId }, fingerprint: foldUser(events)?.importFingerprint }));
+    if (holder === undefined) byUser.set(userId, (holder = await storedUserHolder(run.ports, run.context.requester, userId, events)));
     holders.set(claimKey(claim), holder);
   }
   return ok(holders);
@@ -334,7 +333,7 @@ function clashesOf(run: Run, user: ReadyUser, stored: ReadonlyMap<string, Holder
  * there or a conflict, as the holder says.
  */
 async function heldAtWrite(run: Run, index: number, user: ReadyUser, claim: UniqueClaim): Promise<BulkImportOutcome> {
-  const holder = await storedHolder(run.ports, claim);
+  const holder = await storedHolder(run.ports, run.context.requester, claim);
   if (holder.isErr()) return { index, error: holder.error };
   const verdict = judge(user.fingerprint, holder.value === undefined ? [] : [{ claim, holder: holder.value }]);
   return verdict.kind === "new" ? { index, error: alreadyExists(claim.kind) } : notNewOutcome(index, user, verdict);

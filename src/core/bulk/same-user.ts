@@ -1,17 +1,26 @@
 import { err, ok, type Result } from "neverthrow";
-import type { UniqueClaim } from "../../ports/user-log.js";
+import type { Requester } from "../../ports/authorizer.js";
+import type { StoredEvent, UniqueClaim } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { claimKey } from "../claims.js";
+import { askAuthorizer } from "../commands/ask-authorizer.js";
 import { callPort } from "../commands/port-call.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
 import { foldUser } from "../users/fold-user.js";
 import { CURRENT_RULE, ruleOf, type FingerprintRule } from "../users/import-fingerprint.js";
 import type { ImportHolder } from "./bulk-outcome.js";
 
-/** Who holds a claim, and the fingerprint it was imported with (undefined: not imported). */
+/** Where a claim's holder is: an earlier row of the source, or a stored user by its id. */
+export type HolderAt = { readonly earlierIndex: number } | { readonly userId: string };
+
+/**
+ * Who holds a claim, and the fingerprint it was imported with (undefined: not imported); `shown`
+ * is how an answer names it (a stored user the requester may not read is not named).
+ */
 export interface Holder {
-  readonly at: ImportHolder;
+  readonly at: HolderAt;
   readonly fingerprint: string | undefined;
+  readonly shown: ImportHolder;
 }
 
 export interface Clash {
@@ -25,6 +34,13 @@ export type Verdict =
   | { readonly kind: "already-there"; readonly holder: ImportHolder }
   | { readonly kind: "conflict"; readonly claim: UniqueClaim; readonly holder: ImportHolder };
 
+/** How an answer names a stored user: by id when the requester may read it, else hidden (also when the authorizer cannot say). */
+export async function shownHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, orgId: string | undefined): Promise<ImportHolder> {
+  if (requester === undefined || orgId === undefined) return { hiddenUser: true };
+  const readable = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
+  return readable.isOk() && readable.value ? { userId } : { hiddenUser: true };
+}
+
 /** A row's import fingerprint under a rule (see `fingerprintsOf`): a holder is compared under its own. */
 export type RowFingerprint = (rule: FingerprintRule) => string;
 
@@ -34,7 +50,7 @@ function importedAs(row: RowFingerprint, held: string | undefined): boolean {
   return rule !== undefined && row(rule) === held;
 }
 
-function sameHolder(a: ImportHolder, b: ImportHolder): boolean {
+function sameHolder(a: HolderAt, b: HolderAt): boolean {
   return "userId" in a ? "userId" in b && a.userId === b.userId : "earlierIndex" in b && a.earlierIndex === b.earlierIndex;
 }
 
@@ -48,8 +64,8 @@ export function judge(row: RowFingerprint, clashes: readonly Clash[]): Verdict {
   const [first] = clashes;
   if (first === undefined) return { kind: "new" };
   const differing = clashes.find((clash) => !importedAs(row, clash.holder.fingerprint) || !sameHolder(clash.holder.at, first.holder.at));
-  if (differing === undefined) return { kind: "already-there", holder: first.holder.at };
-  return { kind: "conflict", claim: differing.claim, holder: differing.holder.at };
+  if (differing === undefined) return { kind: "already-there", holder: first.holder.shown };
+  return { kind: "conflict", claim: differing.claim, holder: differing.holder.shown };
 }
 
 /**
@@ -66,18 +82,25 @@ export class SourceClaims {
   }
 
   add(claims: readonly UniqueClaim[], index: number, row: RowFingerprint): void {
-    const holder: Holder = { at: { earlierIndex: index }, fingerprint: row(CURRENT_RULE) };
+    const at = { earlierIndex: index };
+    const holder: Holder = { at, fingerprint: row(CURRENT_RULE), shown: at };
     for (const claim of claims) this.#rows.set(claimKey(claim), holder);
   }
 }
 
+/** A stored user as the holder of claims, from its events, named as `requester` may see it. */
+export async function storedUserHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, events: readonly StoredEvent[]): Promise<Holder> {
+  const state = foldUser(events);
+  return { at: { userId }, fingerprint: state?.importFingerprint, shown: await shownHolder(ports, requester, userId, state?.orgId) };
+}
+
 /** The stored user holding `claim`, with its import fingerprint; undefined when nobody holds it (any more). */
-export async function storedHolder(ports: ResolvedPorts, claim: UniqueClaim): Promise<Result<Holder | undefined, ErrorBody>> {
+export async function storedHolder(ports: ResolvedPorts, requester: Requester | undefined, claim: UniqueClaim): Promise<Result<Holder | undefined, ErrorBody>> {
   const holderId = await callPort("storage lookup of a claim holder", ports.logger, () => ports.userLog.findClaimHolder(claim));
   if (holderId.isErr()) return err(holderId.error);
   if (holderId.value === undefined) return ok(undefined);
   const userId = holderId.value;
   const events = await callPort("storage read of a user", ports.logger, () => ports.userLog.loadEvents(userId));
   if (events.isErr()) return err(events.error);
-  return ok({ at: { userId }, fingerprint: foldUser(events.value)?.importFingerprint });
+  return ok(await storedUserHolder(ports, requester, userId, events.value));
 }
