@@ -196,6 +196,37 @@ describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () 
       await schema.drop();
     }
   });
+
+  it.each(["repeatable read", "serializable"])("is safe in parallel on a database whose transactions default to %s", async (isolation) => {
+    const schema = await schemaPool(server, "migrate_iso");
+    // A snapshot taken before the lock was granted would not see the first copy's tables.
+    const options = `-c search_path=${schema.schema} -c default_transaction_isolation=${isolation.replace(" ", "\\ ")}`;
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: server, options }));
+    try {
+      const reports = await Promise.all(pools.map((pool) => migrate(pool)));
+      expect(reports.map((report) => report.applied).sort((a, b) => b.length - a.length)).toEqual([migrations.map((migration) => migration.version), [], [], []]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await schema.drop();
+    }
+  });
+
+  it("lets a copy wait for another's migration longer than its statement time limit: waiting is no statement", async () => {
+    const schema = await schemaPool(server, "migrate_wait");
+    const holder = await schema.pool.connect();
+    try {
+      // Another copy's long migration, played by a transaction holding the migration lock for 1.5 s.
+      await holder.query("BEGIN");
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), '')))");
+      const waiting = migrate(schema.pool, { statementTimeoutMs: 500 });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await holder.query("COMMIT");
+      expect((await waiting).applied).toEqual(migrations.map((migration) => migration.version));
+    } finally {
+      holder.release();
+      await schema.drop();
+    }
+  });
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { SqlDatabase } from "./sql-database.js";
+import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
 import { migrations as shippedMigrations, type Migration } from "./migrations.js";
 import type { UsernamesFoldedTogether } from "./username-claim-keys.js";
 
@@ -26,6 +26,22 @@ export function newerSchemaProblem(applied: Iterable<number>, migrations: readon
   return `the database's human-users schema is at version ${newest}, newer than this version of human-users knows (${known}): upgrade human-users before using this database`;
 }
 
+/** Between two asks for the migration lock while another copy holds it. */
+const LOCK_POLL_MS = 100;
+
+/**
+ * Takes the migration lock of this schema for the transaction, waiting as long as another copy
+ * holds it. Asked again and again rather than waited for in one statement: a migration of a big
+ * table may outlast the statement time limit, and the copies waiting for it must not fail then.
+ */
+async function waitForMigrationLock(tx: SqlTransaction): Promise<void> {
+  for (;;) {
+    const taken = await tx.query("SELECT pg_try_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), ''))) AS taken");
+    if ((taken.rows[0] as { taken?: unknown } | undefined)?.taken === true) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
 /**
  * Applies the migrations the database lacks, all in one transaction, recording each version in
  * `human_users_schema_migrations`. Safe to run twice and from several processes at once: an advisory
@@ -34,7 +50,10 @@ export function newerSchemaProblem(applied: Iterable<number>, migrations: readon
  */
 export async function runMigrations(db: SqlDatabase, migrations: readonly Migration[] = shippedMigrations): Promise<MigrationReport> {
   return db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), '')))");
+    // Each statement sees what committed before it, whatever the database's default isolation: a
+    // copy that waited for the lock must see the first copy's tables, not a snapshot from before.
+    await tx.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+    await waitForMigrationLock(tx);
     await tx.exec(`CREATE TABLE IF NOT EXISTS human_users_schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
