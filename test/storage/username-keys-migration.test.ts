@@ -8,7 +8,7 @@ import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrate, migrations, postgresStore, type SqlStore } from "../../src/adapters/postgres/index.js";
 import type { SqlDatabase, SqlSession } from "../../src/adapters/postgres/sql-database.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
-import { createHumanUser, type Requester } from "../../src/index.js";
+import { checkPassword, createHumanUser, listUsers, setPassword, type Requester } from "../../src/index.js";
 import { ACME, GLOBEX, plainError, testPorts } from "../operations/support/ports.js";
 import { findPostgres, schemaPool, seedStore } from "./databases.js";
 
@@ -78,6 +78,14 @@ async function checkAfterMigration(session: SqlSession, store: SqlStore): Promis
   const taken = err(plainError(6, "USER-n4m6", "the username is already taken"));
   for (const username of ["Strasse", "straße", "ſam", "FF", "όσος", "FIX", "DŽEMAL"]) expect(await create(username)).toEqual(taken);
   expect((await create("strase")).isOk()).toBe(true);
+  // Each user that kept its first key is found by its own name, not by the one holding the folded key.
+  const byLoginName = async (loginName: string) =>
+    (await listUsers(ports, { queries: [{ loginNameQuery: { loginName, method: "TEXT_QUERY_METHOD_EQUALS" } }] }, { requester }))._unsafeUnwrap().result?.map((user) => user.userId);
+  const owners: [string, string][] = [["STRASSE", "u01"], ["straße", "u02"], ["José", "u03"], ["ſam", "u07"], ["sam", "u08"], ["ﬀ", "u09"], ["ＦＦ", "u10"]];
+  for (const [loginName, userId] of owners) expect([loginName, await byLoginName(loginName)]).toEqual([loginName, [userId]]);
+  // Signing in by login name reaches the same user (it used to reach STRASSE, and count a wrong password there).
+  expect((await setPassword(ports, { userId: "u02", newPassword: { password: "Straße-pass-1" } }, { requester })).isOk()).toBe(true);
+  expect((await checkPassword(ports, { loginName: "straße", password: "Straße-pass-1" }))._unsafeUnwrap().userId).toBe("u02");
 }
 
 /** The store's database at version 1, through the migration runner itself. */

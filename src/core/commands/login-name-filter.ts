@@ -4,8 +4,8 @@ import type { UserFilter } from "../../ports/user-listing.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { INSTANCE_SCOPE } from "../claims.js";
 import type { ResolvedPorts } from "../resolved-ports.js";
-import { usernameClaimKey } from "../rules/username.js";
 import type { TextMethod } from "../schemas/list-users.js";
+import { findUsernameHolder } from "../users/login-name.js";
 import { foldForSearch } from "../users/user-listing.js";
 import { callPort } from "./port-call.js";
 
@@ -27,7 +27,7 @@ function heldBy(userId: string | undefined, username: string, ignoreCase: boolea
  * verified domain is the whole rest (a part of a domain names no organization).
  */
 export async function loginNameFilter(ports: ResolvedPorts, given: string, method: TextMethod): Promise<Result<UserFilter, ErrorBody>> {
-  const { userLog, directory, logger } = ports;
+  const { directory, logger } = ports;
   // Usernames are stored in NFC: a name typed in another form still finds its user.
   const value = given.normalize("NFC");
   const { ignoreCase } = method;
@@ -54,17 +54,13 @@ export async function loginNameFilter(ports: ResolvedPorts, given: string, metho
   }
 
   const readings: UserFilter[] = [];
-  const instanceHolder = await callPort("storage lookup of a claim", logger, () =>
-    userLog.findClaimHolder({ kind: "username", scope: INSTANCE_SCOPE, key: usernameClaimKey(value) }),
-  );
+  const instanceHolder = await findUsernameHolder(ports, INSTANCE_SCOPE, value);
   if (instanceHolder.isErr()) return err(instanceHolder.error);
   const instanceReading = heldBy(instanceHolder.value, value, ignoreCase);
   if (instanceReading !== undefined) readings.push(instanceReading);
   if (organization !== undefined && local !== undefined) {
     const scope = organization.id;
-    const scopedHolder = await callPort("storage lookup of a claim", logger, () =>
-      userLog.findClaimHolder({ kind: "username", scope, key: usernameClaimKey(local) }),
-    );
+    const scopedHolder = await findUsernameHolder(ports, scope, local);
     if (scopedHolder.isErr()) return err(scopedHolder.error);
     const scopedReading = heldBy(scopedHolder.value, local, ignoreCase);
     if (scopedReading !== undefined) readings.push({ all: [{ orgIds: [scope] }, scopedReading] });

@@ -12,17 +12,34 @@ function localPart(loginName: string): string {
 }
 
 /**
+ * The user holding the username `name` (trimmed, NFC) in `scope`. Users whose names came to fold
+ * together when the SQL stores moved to full case folding (`STRASSE` and `straße`) kept their first
+ * keys, the name lower-cased: such a user is found by its own name under that key first, or the
+ * name would lead to the user holding the folded key, and a wrong password would count against
+ * that one. A key equal to the folded one is asked once; a lower-cased key that is no folded key
+ * can be held by such a user only.
+ */
+export async function findUsernameHolder(ports: ResolvedPorts, scope: string, name: string): Promise<Result<string | undefined, ErrorBody>> {
+  const { userLog, logger } = ports;
+  const key = usernameClaimKey(name);
+  const firstKey = name.toLowerCase();
+  if (firstKey !== key) {
+    const kept = await callPort("storage lookup of a login name", logger, () => userLog.findClaimHolder({ kind: "username", scope, key: firstKey }));
+    if (kept.isErr() || kept.value !== undefined) return kept;
+  }
+  return callPort("storage lookup of a login name", logger, () => userLog.findClaimHolder({ kind: "username", scope, key }));
+}
+
+/**
  * The id of the user a login name names, or undefined when none does. A login name is a username
  * held across the whole store, or, as ZITADEL forms it for an organization whose
  * policy says `userLoginMustBeDomain`, `username@domain` with a domain that organization verified.
  * Both compare as usernames do (NFKC_Casefold).
  */
 export async function findUserIdByLoginName(ports: ResolvedPorts, loginName: string): Promise<Result<string | undefined, ErrorBody>> {
-  const { userLog, directory, logger } = ports;
+  const { directory, logger } = ports;
   const name = normalizeUsername(loginName);
-  const global = await callPort("storage lookup of a login name", logger, () =>
-    userLog.findClaimHolder({ kind: "username", scope: INSTANCE_SCOPE, key: usernameClaimKey(name) }),
-  );
+  const global = await findUsernameHolder(ports, INSTANCE_SCOPE, name);
   if (global.isErr() || global.value !== undefined) return global;
   const domain = usernameDomain(name);
   if (domain === undefined) return ok(undefined);
@@ -32,7 +49,5 @@ export async function findUserIdByLoginName(ports: ResolvedPorts, loginName: str
   if (owner === undefined || owner.policy?.userLoginMustBeDomain !== true) return ok(undefined);
   const local = localPart(name);
   if (local === "") return ok(undefined);
-  return callPort("storage lookup of a login name", logger, () =>
-    userLog.findClaimHolder({ kind: "username", scope: owner.id, key: usernameClaimKey(local) }),
-  );
+  return findUsernameHolder(ports, owner.id, local);
 }
