@@ -16,10 +16,8 @@ ALTER TABLE human_users_listings
   ADD COLUMN nick_name_folded text COLLATE "C" NOT NULL DEFAULT '';
 UPDATE human_users_listings
 SET given_name_folded = lower(given_name), family_name_folded = lower(family_name), nick_name_folded = lower(nick_name);
-ALTER TABLE human_users_listings
-  ALTER COLUMN given_name_folded DROP DEFAULT,
-  ALTER COLUMN family_name_folded DROP DEFAULT,
-  ALTER COLUMN nick_name_folded DROP DEFAULT;
+-- The defaults stay: a copy of the release before, still running in a rolling upgrade, writes
+-- listings without these columns; they take '' until a current copy writes that user again.
 `;
 
 /** Listings folded per round trip. */
