@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { defineConfig } from "tsup";
-import { migrationFileName, migrations } from "./src/adapters/postgres/migrations.js";
+import { migrationFileName, migrationFileText, migrations } from "./src/adapters/postgres/migrations.js";
 
 /** Ships the schema as plain SQL files too (dist/sql), for hosts that run their own migration tool. */
 async function writeMigrationFiles(): Promise<void> {
   await mkdir("dist/sql", { recursive: true });
-  await Promise.all(migrations.map((migration) => writeFile(`dist/sql/${migrationFileName(migration)}`, `${migration.sql.trim()}\n`)));
+  await Promise.all(migrations.map((migration) => writeFile(`dist/sql/${migrationFileName(migration)}`, migrationFileText(migration))));
 }
 
 /** The entries both module systems can load: the root, the adapters and the modules behind subpaths. */

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { isConnectionFailure } from "../../src/adapters/postgres/connection-failure.js";
 import { migrate, migrations, postgresStore } from "../../src/adapters/postgres/index.js";
+import { migrationFileText } from "../../src/adapters/postgres/migrations.js";
 import type { PgClientLike, PgPoolLike, PgQuery } from "../../src/adapters/postgres/pg-like.js";
 import { createHumanUser, memoryMailer, systemClock } from "../../src/index.js";
 import { StorageUnavailableError } from "../../src/ports/storage.js";
@@ -207,6 +208,27 @@ describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () 
       expect(reports.map((report) => report.applied).sort((a, b) => b.length - a.length)).toEqual([migrations.map((migration) => migration.version), [], [], []]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
+      await schema.drop();
+    }
+  });
+
+  it("takes over a database a host's own tool set up from the shipped files: nothing applied twice, the store works", async () => {
+    const schema = await schemaPool(server, "migrate_files");
+    try {
+      // As a migration tool applies them: each file whole, in its order, in a transaction of its own.
+      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+        expect(migration.name).toMatch(/^[a-z0-9_]+$/);
+        await schema.pool.query(`BEGIN; ${migrationFileText(migration)} COMMIT;`);
+      }
+      expect(await migrate(schema.pool)).toEqual({ applied: [], foldedTogether: [] });
+      const recorded = await schema.pool.query("SELECT version, name FROM human_users_schema_migrations ORDER BY version");
+      expect(recorded.rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));
+      const store = postgresStore({ pool: schema.pool });
+      await store.upsertOrganization({ id: "acme", domains: [] });
+      const ports = { storage: store, mailer: memoryMailer(), clock: systemClock, config: { allowThrowawayKeys: true, immediateDelivery: "off" as const } };
+      const created = await createHumanUser(ports, { username: "ann", profile: { givenName: "Ann", familyName: "Lee" }, email: { email: "ann@acme.test" } }, { requester: { userId: "admin", orgId: "acme" } });
+      expect(created.isOk()).toBe(true);
+    } finally {
       await schema.drop();
     }
   });

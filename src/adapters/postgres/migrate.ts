@@ -1,5 +1,5 @@
 import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
-import { migrations as shippedMigrations, type Migration } from "./migrations.js";
+import { SCHEMA_MIGRATIONS_TABLE_SQL, migrations as shippedMigrations, type Migration } from "./migrations.js";
 import type { UsernamesFoldedTogether } from "./username-claim-keys.js";
 
 /** What `migrate` (or `migratePglite`) did. */
@@ -54,11 +54,7 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     // copy that waited for the lock must see the first copy's tables, not a snapshot from before.
     await tx.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
     await waitForMigrationLock(tx);
-    await tx.exec(`CREATE TABLE IF NOT EXISTS human_users_schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
+    await tx.exec(SCHEMA_MIGRATIONS_TABLE_SQL);
     const done = await tx.query("SELECT version FROM human_users_schema_migrations");
     const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
     // Refused (the transaction rolls back), rather than written to as if it were this release's.

@@ -152,6 +152,28 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: "delivery_of_withdrawn", sql: DELIVERY_OF_WITHDRAWN_SQL },
 ];
 
+/** Where `migrate()` records the versions it applied; the shipped files record theirs too. */
+export const SCHEMA_MIGRATIONS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS human_users_schema_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/**
+ * A migration as the shipped file holds it: its SQL, then its version recorded as `migrate()`
+ * records it, so that `migrate()` (and the import command, which runs it) can take over a database
+ * a host's own tool set up, instead of failing on tables that exist already. A name and a version
+ * are digits and lower-case words: nothing to quote.
+ */
+export function migrationFileText(migration: Migration): string {
+  return `${migration.sql.trim()}
+
+-- Recorded as migrate() records it, so that migrate() can take over from another migration tool.
+${SCHEMA_MIGRATIONS_TABLE_SQL};
+INSERT INTO human_users_schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}') ON CONFLICT (version) DO NOTHING;
+`;
+}
+
 /** The file name a migration is shipped under, e.g. `0001_initial.sql`. */
 export function migrationFileName(migration: Migration): string {
   return `${String(migration.version).padStart(4, "0")}_${migration.name}.sql`;
