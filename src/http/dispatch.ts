@@ -137,7 +137,7 @@ export function createDispatcher<R>(ports: Ports, options: HandlerOptions<R>): D
     if (body.isErr()) return problemAnswer(dialect, body.error);
     const result = await operation(ports, withPathValues(body.value, params), operationContext(parts, requester, options.origin));
     return result.match(
-      (response) => answer(200, response),
+      (response) => answer(route.successStatus, response),
       (error) => answer(dialect.errorStatus(error.code), dialect.errorJson(error)),
     );
   }

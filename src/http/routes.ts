@@ -39,10 +39,13 @@ export interface Route {
    * too, and the operation answers 16 itself when the request has no proof and needs a requester.
    */
   readonly proof?: boolean;
+  /** The HTTP status of a success: 200, or what ZITADEL's gateway answers instead (201 for a new user). */
+  readonly successStatus: number;
 }
 
-const rest = (method: RouteMethod, path: string, operation: Operation, proof = false): Route => ({ method, path, operation, dialect: restDialect, proof });
-const rpc = (path: string, operation: Operation, proof = false): Route => ({ method: "POST", path, operation, dialect: connectDialect, proof });
+const rest = (method: RouteMethod, path: string, operation: Operation, proof = false, successStatus = 200): Route => ({ method, path, operation, dialect: restDialect, proof, successStatus });
+// Connect answers every success with 200.
+const rpc = (path: string, operation: Operation, proof = false): Route => ({ method: "POST", path, operation, dialect: connectDialect, proof, successStatus: 200 });
 
 const USER_SERVICE = "/zitadel.user.v2.UserService";
 const MANAGEMENT = "/zitadel.management.v1.ManagementService";
@@ -54,7 +57,8 @@ const MANAGEMENT = "/zitadel.management.v1.ManagementService";
  * (`/package.Service/Method`, POST with a JSON body).
  */
 export const ROUTES: readonly Route[] = [
-  rest("POST", "/v2/users/human", createHumanUser),
+  // ZITADEL's AddHumanUser declares `http_response { success_code: 201 }` (user_service.proto).
+  rest("POST", "/v2/users/human", createHumanUser, false, 201),
   rest("POST", "/management/v1/users/human/_import", importHumanUser),
   rest("GET", "/v2/users/{userId}", getUser),
   rest("POST", "/v2/users", listUsers),

@@ -41,7 +41,7 @@ export function expectedAnswers(userId: string): Record<string, unknown> {
   const json = "application/json";
   const details = { sequence: "2", changeDate: expect.stringMatching(ISO_TIME), resourceOwner: "acme" };
   return {
-    created: { status: 200, contentType: json, body: { userId, details, emailCode: expect.stringMatching(/^[A-Z0-9]{6}$/) } },
+    created: { status: 201, contentType: json, body: { userId, details, emailCode: expect.stringMatching(/^[A-Z0-9]{6}$/) } },
     read: {
       status: 200,
       contentType: json,

@@ -48,7 +48,7 @@ describe("npm start", () => {
     }).toEqual({
       line: `human-users example server listening on ${baseUrl} (pid ${server.pid}; storage in memory; send "Authorization: Bearer s3cret-demo")`,
       refused: [401, 16],
-      accepted: [200, { userId: "demo-1", details: { sequence: "2", changeDate: acceptedBody.details.changeDate, resourceOwner: "demo-org" } }],
+      accepted: [201, { userId: "demo-1", details: { sequence: "2", changeDate: acceptedBody.details.changeDate, resourceOwner: "demo-org" } }],
     });
     expect(await stopExampleServer(server)).toBe(0);
   });
@@ -69,7 +69,7 @@ describe("npm start", () => {
         secondStop: await stopExampleServer(second),
       }).toEqual({
         line: `human-users example server listening on ${second.baseUrl} (pid ${second.pid}; storage PGlite in ${folder}; send "Authorization: Bearer demo-token")`,
-        created: 200,
+        created: 201,
         firstStop: 0,
         again: [409, 6],
         secondStop: 0,
@@ -124,7 +124,7 @@ describe("npm start", () => {
       expect({ answers, closedByServer, exitCode: await exitCode(server.child) }).toEqual({
         answers: [
           {
-            status: 200,
+            status: 201,
             headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", "content-length": String(JSON.stringify(body).length) },
             body,
           },

@@ -240,7 +240,7 @@ describe("bodies", () => {
     const atLimit = await post(body);
     const overLimit = await post(`${body} `);
     expect([atLimit.status, overLimit.status, await overLimit.json()]).toEqual([
-      200,
+      201,
       413,
       restError(8, "HTTP-s1ze", `request body is larger than ${limit} bytes`),
     ]);

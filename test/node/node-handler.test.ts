@@ -96,14 +96,14 @@ describe("createNodeHandler and toNodeHandler", () => {
       expect({ front, answers: await answersOf((path, init) => fetch(`${baseUrl}${path}`, init)) }).toEqual({ front, answers: expected });
     }
     // The list covers what it claims to: a user made and read, refusals of each kind.
-    expect(expected.map((answer) => answer.status)).toEqual([200, 200, 404, 200, 400, 400, 400, 415, 415, 400, 405, 404, 404, 200, 405, 413]);
+    expect(expected.map((answer) => answer.status)).toEqual([201, 200, 404, 200, 400, 400, 400, 415, 415, 400, 405, 404, 404, 200, 405, 413]);
   });
 
   it.each(FRONTS)("%s creates a user over loopback and answers the whole body", async (front) => {
     const { baseUrl } = await serve(nodeHandler(front, testPorts()));
     const response = await fetch(`${baseUrl}/v2/users/human`, { method: "POST", headers: { ...JSON_HEADERS, "x-zitadel-orgid": "acme" }, body: JSON.stringify(newUser) });
     expect(await seen(response)).toEqual({
-      status: 200,
+      status: 201,
       headers: { "content-type": "application/json", "cache-control": "no-store" },
       body: { userId: "100000000000000001", details: { sequence: "2", changeDate: "2026-03-04T05:06:07Z", resourceOwner: "acme" }, emailCode: "AAAAAA" },
     });
@@ -164,7 +164,7 @@ describe.each(FRONTS)("%s with a base path", (front) => {
       { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/v2/users/human"') },
       { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/users-api"') },
       { status: 404, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: restError(5, "HTTP-r0ut", 'no operation at "/users-apiv2/users/human"') },
-      200,
+      201,
     ]);
   });
 
@@ -333,7 +333,7 @@ describe("a request that repeats a header node:http keeps only the first of", ()
     const authorizations = await sendRaw(served.port, createWithRepeats(["application/json"], ["Bearer a", "Bearer b"]));
     expect([parseAnswers(contentTypes.received).map((answer) => answer.status), parseAnswers(authorizations.received).map((answer) => answer.status), seenAuthorizations]).toEqual([
       [415],
-      [200],
+      [201],
       ["Bearer a, Bearer b"],
     ]);
   });
@@ -385,7 +385,7 @@ describe.each(FRONTS)("%s reading bodies", (front) => {
     const exchange = await sendRaw(served.port, `${HEAD_OF_CREATE}x-zitadel-orgid: acme\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}0\r\n\r\n`, "wait", 20_000);
     const [answer] = parseAnswers(exchange.received);
     const health = await fetch(`${served.baseUrl}/healthz`);
-    expect([answer?.status, (answer?.body as { userId?: string } | undefined)?.userId !== undefined, health.status]).toEqual([200, true, 200]);
+    expect([answer?.status, (answer?.body as { userId?: string } | undefined)?.userId !== undefined, health.status]).toEqual([201, true, 200]);
   }, 30_000);
 
   it("reads and throws away the rest of a chunked body past the limit, so that a client that sends it all before reading gets its 413", async () => {
