@@ -179,6 +179,13 @@ describe("bodies", () => {
     expect(touched).toEqual([]);
   });
 
+  it("judges a body nested thousands deep as any other (400 for its shape), without a stack overflow answered 500", async () => {
+    const { call, touched } = setup();
+    const answer = await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: `{"profile":${"[".repeat(8_000)}${"]".repeat(8_000)}}` });
+    expect([answer.status, (answer.body as { code?: number }).code]).toEqual([400, 3]);
+    expect(touched).toEqual([]);
+  });
+
   it("reads a REST body of nothing or white space as the empty request {}, as ZITADEL's gateway does; Connect refuses it", async () => {
     const { call } = setup();
     const empty = await call(REST_A, { method: "POST", headers: JSON_HEADERS, body: "{}" });

@@ -44,4 +44,23 @@ describe("repeatedMember", () => {
     const twice = '{"__proto__":1,"__proto__":2}';
     expect(repeatedMember(twice, JSON.parse(twice))).toBe("__proto__");
   });
+
+  it("walks a body nested thousands deep without overflowing the stack, and a long string with many escapes", () => {
+    const deep = `{"a":${"[".repeat(20_000)}${"]".repeat(20_000)},"b":1}`;
+    expect(repeatedMember(deep, JSON.parse(deep))).toBeUndefined();
+    const deepRepeat = `{"a":${"[".repeat(20_000)}{"x":1,"x":2}${"]".repeat(20_000)}}`;
+    expect(repeatedMember(deepRepeat, JSON.parse(deepRepeat))).toBe(`a${"[0]".repeat(20_000)}.x`);
+    const escapes = `{"a":"${"\\n".repeat(2_000_000)}","a":1}`;
+    expect(repeatedMember(escapes, JSON.parse(escapes))).toBe("a");
+  });
+
+  it("counts own members only: a name added to Object.prototype does not hide a repeat", () => {
+    const text = '{"a":1,"a":2}';
+    Object.defineProperty(Object.prototype, "polluted", { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(repeatedMember(text, JSON.parse(text))).toBe("a");
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)["polluted"];
+    }
+  });
 });
