@@ -191,7 +191,7 @@ async function recordFailed(round: Round, leased: Leased, notification: PendingN
     round.logger.error({ notificationId: notification.id, error: storeError }, "human-users: failed notification could not be marked failed; it is retried when its lease ends");
   }
   if (recorded === false) {
-    round.logger.warn(logFields(failed), "human-users: a failed send was not recorded: the notification is no longer this process's (its lease ended and another process took it); that process reports what becomes of it");
+    round.logger.warn(logFields(failed), "human-users: a failed send was not recorded: the notification is no longer this process's to record (its lease ended and another process took it, or a newer code withdrew it)");
     return "left";
   }
   if (retryAt === undefined) {
@@ -368,7 +368,8 @@ async function deliverSet(round: Round, leased: Leased): Promise<void> {
  * logger end up in the report (and the logger).
  */
 export function deliverPendingNotifications(ports: DeliveryPorts, options: DeliverOptions = {}): Promise<DeliveryReport> {
-  const { limit } = options;
+  // null, as JavaScript callers write "none", is no limit given.
+  const limit = (options.limit as number | null | undefined) ?? undefined;
   if (limit !== undefined && (typeof limit !== "number" || !Number.isFinite(limit))) {
     return Promise.resolve({ ...emptyReport(), errors: [{ stage: "configuration", error: "invalid options: limit must be a finite number" }] });
   }

@@ -16,8 +16,9 @@ export interface NotificationWorkerOptions {
 export interface NotificationWorker {
   /**
    * Stops polling; the round in progress leases nothing more and ends once its sends in flight
-   * do (each within its time limit); then one last batch of what is due is delivered. Resolves with
-   * that final batch's report; calling it again returns the same promise.
+   * do (each within its time limit); then what is due is delivered one last time, `concurrency`
+   * at a time, until one of those fails or times out. Resolves with that final drain's report;
+   * calling it again returns the same promise.
    */
   stop(): Promise<DeliveryReport>;
 }
@@ -45,6 +46,25 @@ async function deliverRound(ports: DeliveryPorts, batchSize: number, signal: { r
 }
 
 /**
+ * What is due, delivered one last time when the worker stops (a process shutting down leaves no
+ * mail behind): a few at a time, and only while they go out. With a healthy mailer it empties the
+ * outbox; once one send fails or hangs, it stops there, so that a mailer that is down holds
+ * `stop()` for one time limit, not one per `concurrency` messages of the backlog.
+ */
+async function finalDrain(ports: DeliveryPorts, batchSize: number, concurrency: number): Promise<DeliveryReport> {
+  const reports: DeliveryReport[] = [];
+  for (let sent = 0; sent < maxBatchesPerRound * batchSize; ) {
+    const report = await deliverPendingNotifications(ports, { limit: concurrency });
+    reports.push(report);
+    const leased = leasedCount(report);
+    sent += leased;
+    const failed = report.retrying.length + report.dead.length + report.errors.length > 0;
+    if (leased < concurrency || failed) break;
+  }
+  return mergeReports(reports);
+}
+
+/**
  * Delivers due notifications now and then every `intervalMs` until stopped: for hosts that want
  * retries (and notifications left by a process that stopped after its write) sent without driving
  * `deliverPendingNotifications` themselves. Rounds never overlap; no timer outlives `stop()`.
@@ -54,7 +74,7 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
   // A negative or NaN interval would make setTimeout spin; such a value keeps the default. One
   // longer than a timer can hold would be taken as 1 ms by the runtime: it is held at the longest.
   const intervalMs = given !== undefined && Number.isFinite(given) && given >= 0 ? Math.min(given, LONGEST_TIMER_MS) : defaultWorkerIntervalMs;
-  const batchSize = resolveDeliverySettings(ports.config).batchSize;
+  const { batchSize, concurrency } = resolveDeliverySettings(ports.config);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<DeliveryReport> | undefined;
   let stopping: Promise<DeliveryReport> | undefined;
@@ -87,8 +107,7 @@ export function startNotificationWorker(ports: DeliveryPorts, options: Notificat
     timer = undefined;
     stopSignal.aborted = true;
     await inFlight;
-    // One last batch, for what was written since the last round (a process shutting down).
-    const report = await deliverPendingNotifications(ports, { limit: batchSize });
+    const report = await finalDrain(ports, batchSize, concurrency);
     publish(report);
     return report;
   }

@@ -192,8 +192,10 @@ describe("deliverPendingNotifications", () => {
     const empty = { delivered: [], retrying: [], dead: [], errors: [] };
     for (const limit of [0.5, 1e-9, -3]) expect(await deliverPendingNotifications(ports, { limit })).toEqual(empty);
     const refused = { ...empty, errors: [{ stage: "configuration", error: "invalid options: limit must be a finite number" }] };
-    for (const limit of [Number.NaN, Number.POSITIVE_INFINITY]) expect(await deliverPendingNotifications(ports, { limit })).toEqual(refused);
+    for (const limit of [Number.NaN, Number.POSITIVE_INFINITY, "2" as unknown as number]) expect(await deliverPendingNotifications(ports, { limit })).toEqual(refused);
     expect(ports.mailer.sent).toEqual([]);
+    // null, as JavaScript callers write "none", is the default limit.
+    expect((await deliverPendingNotifications(ports, { limit: null as unknown as number, ids: ["n-4"] })).delivered).toEqual(["n-4"]);
     // 2.5 is 2 (a SQL LIMIT refuses 2.5; the memory store sent 3).
     expect((await deliverPendingNotifications(ports, { limit: 2.5 })).delivered).toEqual(["n-1", "n-2"]);
     expect((await deliverPendingNotifications(ports, { limit: 1.9 })).delivered).toEqual(["n-3"]);

@@ -100,7 +100,7 @@ describe("a failure reported after the lease was taken by another process", () =
     // A's own report and logger do not call dead what B is sending: A says its failure was not recorded.
     expect(reportA).toEqual({ delivered: [], retrying: [], dead: [], errors: [] });
     expect(logger.entries.map(({ level, message }) => [level, message])).toEqual([
-      ["warn", "human-users: a failed send was not recorded: the notification is no longer this process's (its lease ended and another process took it); that process reports what becomes of it"],
+      ["warn", "human-users: a failed send was not recorded: the notification is no longer this process's to record (its lease ended and another process took it, or a newer code withdrew it)"],
     ]);
     expect(loggerB.entries).toEqual([]);
     expect(reportB).toEqual({ delivered: ["n-1"], retrying: [], dead: [], errors: [] });

@@ -164,7 +164,7 @@ describe("startNotificationWorker", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("stops leasing once stopped: a hung mailer holds stop() for the sends in flight and one last batch, not the whole backlog", async () => {
+  it("stops leasing once stopped: a hung mailer holds stop() for the sends in flight and one last slice, not the whole backlog", async () => {
     const ports = { ...setUp(), config: { delivery: { sendTimeoutSeconds: 2, concurrency: 4, batchSize: 8 } } };
     await ports.storage.userLog.append(writeOf(Array.from({ length: 40 }, (_, index) => emailNotification({ id: `n-${index}` }))));
     let sends = 0;
@@ -183,13 +183,28 @@ describe("startNotificationWorker", () => {
       stopped = true;
       return report;
     });
-    // The slice in flight ends at its time limit (2 s); the last batch of 8 is two slices of 4 (4 s).
-    await vi.advanceTimersByTimeAsync(5999);
+    // The slice in flight ends at its time limit (2 s); the final drain's first slice of 4 fails the same way (2 s), and it stops.
+    await vi.advanceTimersByTimeAsync(3999);
     expect(stopped).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const last = await stopping;
-    expect({ stopped, sends, retrying: last.retrying.length }).toEqual({ stopped: true, sends: 12, retrying: 8 });
+    expect({ stopped, sends, retrying: last.retrying.length }).toEqual({ stopped: true, sends: 8, retrying: 4 });
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("with a mailer that works, stop() sends everything due, also what was written right before it", async () => {
+    const ports = { ...setUp(), config: { delivery: { concurrency: 4, batchSize: 8 } } };
+    await ports.storage.userLog.append(writeOf(Array.from({ length: 30 }, (_, index) => emailNotification({ id: `n-${index}` }))));
+    const sent: string[] = [];
+    // 10 ms a mail: the first round is still sending its first slice when stop() comes.
+    const mailer = { send: (message: MailMessage) => new Promise<void>((resolve) => setTimeout(() => resolve(void sent.push(message.id)), 10)) };
+    const worker = startNotificationWorker({ ...ports, mailer }, { intervalMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await ports.storage.userLog.append(writeOf([emailNotification({ id: "late", userId: "u-2" })], "u-2"))).toEqual({ ok: true });
+    const stopping = worker.stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await stopping;
+    expect(sent.sort()).toEqual([...Array.from({ length: 30 }, (_, index) => `n-${index}`), "late"].sort());
   });
 
   it("keeps polling when the host's report callback throws", async () => {
