@@ -35,8 +35,14 @@ export interface ImportHumanUserResponse {
   readonly passwordlessRegistration?: PasswordlessRegistration;
 }
 
-/** `details` of a change to an existing user (and of a read: the user's last change). */
+/** `details` of a change to an existing user. */
 export type ChangeDetails = CreationDetails;
+
+/** `details` of a read: the user's last change, and when the user was created (as ZITADEL's reads give it). */
+export interface ReadDetails extends ChangeDetails {
+  /** RFC 3339 UTC. */
+  readonly creationDate: string;
+}
 
 /** `verifyEmail`, `verifyPhone`, `verifyInitCode` and `resendInitialization` answer only the change's details. */
 export interface ChangeResponse {
@@ -79,7 +85,7 @@ export interface HumanUser {
 /** The v2 `User`. */
 export interface User {
   readonly userId: string;
-  readonly details: ChangeDetails;
+  readonly details: ReadDetails;
   readonly state: UserStateName;
   readonly username: string;
   /** The username alone, or `username@domain` for each verified domain (`userLoginMustBeDomain`); left out when empty. */
@@ -90,7 +96,7 @@ export interface User {
 
 /** `getUser`'s response: the v2 `GetUserByIDResponse`. */
 export interface GetUserResponse {
-  readonly details: ChangeDetails;
+  readonly details: ReadDetails;
   readonly user: User;
 }
 

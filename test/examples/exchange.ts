@@ -46,10 +46,10 @@ export function expectedAnswers(userId: string): Record<string, unknown> {
       status: 200,
       contentType: json,
       body: {
-        details,
+        details: { ...details, creationDate: expect.stringMatching(ISO_TIME) },
         user: {
           userId,
-          details,
+          details: { ...details, creationDate: expect.stringMatching(ISO_TIME) },
           state: "USER_STATE_ACTIVE",
           username: "ada",
           loginNames: ["ada"],

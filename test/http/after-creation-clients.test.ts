@@ -102,10 +102,10 @@ describe("Connect, through @connectrpc/connect's client", () => {
     const response = await createClient(UserService, transport()).getUserByID({ userId }, { headers: AS_ADMIN });
     expect(response).toEqual(
       create(GetUserByIDResponseSchema, {
-        details: details(userId),
+        details: { ...details(userId), creationDate: timestampFromDate(NOW) },
         user: {
           userId,
-          details: details(userId),
+          details: { ...details(userId), creationDate: timestampFromDate(NOW) },
           state: UserState.ACTIVE,
           username: "ann",
           loginNames: ["ann"],

@@ -2,7 +2,7 @@ import { err, ok } from "neverthrow";
 import { userNotFound } from "../errors/user-errors.js";
 import type { GetUserResponse } from "../responses.js";
 import { requestedUserId, userIdShape, withUserId } from "../schemas/user-id.js";
-import { lastChangeDetails, renderUser } from "../users/render-user.js";
+import { readDetails, renderUser } from "../users/render-user.js";
 import { userListing } from "../users/user-listing.js";
 import type { Command } from "./command.js";
 
@@ -20,7 +20,7 @@ export const getUserCommand: Command<undefined, GetUserResponse> = {
   decide({ user, organization }) {
     if (user === undefined) return Promise.resolve(err(userNotFound()));
     const listing = userListing(user);
-    const details = lastChangeDetails(listing);
+    const details = readDetails(listing);
     // A read appends nothing: the answer is the state as loaded.
     return Promise.resolve(ok({ userId: user.userId, events: [], respond: () => ok({ details, user: renderUser(listing, organization) }) }));
   },

@@ -1,6 +1,6 @@
 import type { Organization } from "../../ports/directory.js";
 import type { UserListing } from "../../ports/user-listing.js";
-import type { ChangeDetails, HumanProfile, HumanUser, User } from "../responses.js";
+import type { HumanProfile, HumanUser, ReadDetails, User } from "../responses.js";
 import { pruneEmpty } from "../wire/prune.js";
 import { rfc3339 } from "../wire/timestamp.js";
 import { loginNamesOf } from "./login-names.js";
@@ -10,9 +10,12 @@ function timestamp(time: string): string {
   return rfc3339(new Date(time));
 }
 
-/** The details of a user's last change: its sequence and time, and its organization. */
-export function lastChangeDetails(listing: UserListing): ChangeDetails {
-  return { sequence: String(listing.sequence), changeDate: timestamp(listing.changedAt), resourceOwner: listing.orgId };
+/**
+ * The details of a read: the user's last change (its sequence and time), its organization, and
+ * when it was created, in the order of `zitadel.object.v2.Details`' fields.
+ */
+export function readDetails(listing: UserListing): ReadDetails {
+  return { sequence: String(listing.sequence), changeDate: timestamp(listing.changedAt), resourceOwner: listing.orgId, creationDate: timestamp(listing.createdAt) };
 }
 
 /**
@@ -41,7 +44,7 @@ export function renderUser(listing: UserListing, organization: Organization | un
   };
   const user = pruneEmpty<Omit<User, "human">>({
     userId: listing.userId,
-    details: lastChangeDetails(listing),
+    details: readDetails(listing),
     state: listing.state,
     username: listing.username,
     loginNames,

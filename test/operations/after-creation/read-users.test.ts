@@ -19,7 +19,8 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
         profile: { givenName: "Ann", familyName: "Lee", nickName: "annie", displayName: "Ann L.", preferredLanguage: "de-ch", gender: "GENDER_FEMALE" },
         password: { password: "Secret-pass1", changeRequired: true },
       });
-      const details = { sequence: "3", changeDate: START, resourceOwner: "acme" };
+      // A read's details carry the creation date too, as ZITADEL's GetUserByID gives them.
+      const details = { sequence: "3", changeDate: START, resourceOwner: "acme", creationDate: START };
       expect(await getUser(harness.ports, { userId }, { requester: member })).toEqual(
         ok({
           details,
@@ -44,9 +45,10 @@ describe.each(storeCases)("reads on $name", (storeCase) => {
 
     it("leaves out what the user lacks but for nickName and phone, which ZITADEL always sets, and shows what was verified since, at the last change's sequence and time", async () => {
       const userId = await createAnn(harness, { phone: undefined });
+      const created = harness.clock.iso();
       harness.clock.advance(60);
       await verifyEmail(harness.ports, { userId, verificationCode: "AAAAAA" });
-      const details = { sequence: "3", changeDate: harness.clock.iso(), resourceOwner: "acme" };
+      const details = { sequence: "3", changeDate: harness.clock.iso(), resourceOwner: "acme", creationDate: created };
       expect(await getUser(harness.ports, { user_id: userId }, { requester: member })).toEqual(
         ok({
           details,
