@@ -123,9 +123,9 @@ function summaryText(command: ImportCommand, summary: ImportSummary, reported: n
     ...(assumption === undefined ? [] : [`dry run: ${assumption}`]),
     `in ${formatDuration(summary.seconds)} (${formatCount(rate)} rows/s)`,
   ];
-  if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} lines)`);
+  if (reported > 0) lines.push(`report: ${command.reportPath} (${formatCount(reported)} ${reported === 1 ? "line" : "lines"})`);
   if (linked > 0) {
-    lines.push(`passwordless links: ${command.linksPath} (${formatCount(linked)} lines added; each holds a code: send each to its user, then delete the file)`);
+    lines.push(`passwordless links: ${command.linksPath} (${formatCount(linked)} ${linked === 1 ? "line" : "lines"} added; each holds a code: send each to its user, then delete the file)`);
   }
   if (summary.interrupted) {
     lines.push(

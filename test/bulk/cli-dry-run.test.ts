@@ -189,7 +189,7 @@ describe(`human-users import --dry-run on a ${postgresUrl === undefined ? "PGlit
           "dry run: 1 would be imported, 0 already there, 1 failed, of 2 rows; nothing was written",
           'dry run: the organization "acme" does not exist yet: checked as --create-org creates it, with no domains and the default policy (the real run creates it)',
           "in TIME",
-          `report: ${dry.reportPath} (1 lines)`,
+          `report: ${dry.reportPath} (1 line)`,
           "",
         ].join("\n"),
         err: [],

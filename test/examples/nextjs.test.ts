@@ -63,4 +63,9 @@ describe("the Next.js example (App Router route handler)", () => {
     const answers = await tryExample(`${url}/api/human-users`);
     expect(answers).toEqual(expectedAnswers(String(answers["userId"]?.body)));
   });
+
+  it("answers a method a path is not served with as the library does: 405, code 12, Allow", async () => {
+    const response = await fetch(`${url}/api/human-users/v2/users/human`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+    expect([response.status, response.headers.get("allow"), ((await response.json()) as { code?: number }).code]).toEqual([405, "GET, POST", 12]);
+  });
 });

@@ -42,9 +42,26 @@ export function isConnectionFailure(error: unknown): boolean {
   return driverMessages.some((pattern) => pattern.test(error.message));
 }
 
-/** The error to reject with: a `StorageUnavailableError` (cause kept) for connection failures, else `error` itself. */
+/**
+ * What a host most often has to do about an error that is no fault of the library: the tables are
+ * missing (no `migrate()` yet), or the search path names no schema that exists. The error keeps
+ * its SQLSTATE and cause; only its message says what to do.
+ */
+function withAdvice(error: Error): Error {
+  const code = errorCode(error);
+  const advice =
+    code === "42P01" && /human_users_/.test(error.message)
+      ? "the human-users tables are not in this database's schema (its search_path): run migrate(pool) (migratePglite(db) for PGlite) before using the store"
+      : code === "3F000"
+        ? "the connection's search_path names no schema that exists: create it first (CREATE SCHEMA name), or connect with another search_path"
+        : undefined;
+  return advice === undefined ? error : Object.assign(new Error(`${advice} (${error.message})`, { cause: error }), { code });
+}
+
+/** The error to reject with: a `StorageUnavailableError` (cause kept) for connection failures, else `error` itself (with advice, see `withAdvice`). */
 export function storageError(error: unknown): unknown {
-  if (error instanceof StorageUnavailableError || !isConnectionFailure(error)) return error;
+  if (error instanceof StorageUnavailableError) return error;
+  if (!isConnectionFailure(error)) return error instanceof Error ? withAdvice(error) : error;
   const message = error instanceof DatabaseTimeoutError || cancelledOnServer(error) ? "the database did not answer in time" : "the database cannot be reached";
   return new StorageUnavailableError(message, { cause: error, nothingWritten: cancelledOnServer(error) });
 }

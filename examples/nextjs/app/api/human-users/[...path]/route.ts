@@ -12,3 +12,8 @@ const handler = createFetchHandler(demoPorts(), {
 
 export const GET = handler;
 export const POST = handler;
+// The library answers a method a path is not served with (405, code 12, with Allow); a method not
+// exported here Next.js would answer itself, with an empty body.
+export const PUT = handler;
+export const PATCH = handler;
+export const DELETE = handler;
