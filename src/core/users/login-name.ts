@@ -16,14 +16,17 @@ function localPart(loginName: string): string {
  * together when the SQL stores moved to full case folding (`STRASSE` and `straße`) kept their first
  * keys, the name lower-cased: such a user is found by its own name under that key first, or the
  * name would lead to the user holding the folded key, and a wrong password would count against
- * that one. A key equal to the folded one is asked once; a lower-cased key that is no folded key
- * can be held by such a user only.
+ * that one. The old key is asked only when it cannot be a current key (folding changes it): such
+ * a key is held by such a user only. (A lower-cased name can be a folded key of its own where the
+ * runtime's Unicode is newer than the fold's table: `Ᲊann` and `ᲊann` are two current users.)
+ * `asWritten` is the name as the user gave it, before compatibility normalization (a scoped
+ * login's local part is cut from the NFKC form for the folded key).
  */
-export async function findUsernameHolder(ports: ResolvedPorts, scope: string, name: string): Promise<Result<string | undefined, ErrorBody>> {
+export async function findUsernameHolder(ports: ResolvedPorts, scope: string, name: string, asWritten = name): Promise<Result<string | undefined, ErrorBody>> {
   const { userLog, logger } = ports;
   const key = usernameClaimKey(name);
-  const firstKey = name.toLowerCase();
-  if (firstKey !== key) {
+  const firstKey = asWritten.toLowerCase();
+  if (firstKey !== key && usernameClaimKey(firstKey) !== firstKey) {
     const kept = await callPort("storage lookup of a login name", logger, () => userLog.findClaimHolder({ kind: "username", scope, key: firstKey }));
     if (kept.isErr() || kept.value !== undefined) return kept;
   }
@@ -49,5 +52,7 @@ export async function findUserIdByLoginName(ports: ResolvedPorts, loginName: str
   if (owner === undefined || owner.policy?.userLoginMustBeDomain !== true) return ok(undefined);
   const local = localPart(name);
   if (local === "") return ok(undefined);
-  return findUsernameHolder(ports, owner.id, local);
+  // The old key was the local part as written, lower-cased: cut at the last `@` of the NFC text.
+  const at = name.lastIndexOf("@");
+  return findUsernameHolder(ports, owner.id, local, at > 0 ? name.slice(0, at) : local);
 }
