@@ -57,4 +57,29 @@ describe("importHumanUsers names a stored holder only to a requester who may rea
       { index: 0, error: alreadyExists("username"), conflict: { claim: "username", field: "userName", hiddenUser: true } },
     ]);
   });
+
+  it("asks an async authorizer about the holders of a batch side by side, once per holder", async () => {
+    let reads = 0;
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    const slow: Authorizer = {
+      hasPermission: async (requester, permission, orgId) => {
+        if (permission === "user.read") {
+          reads += 1;
+          inFlight += 1;
+          mostAtOnce = Math.max(mostAtOnce, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          inFlight -= 1;
+        }
+        return orgId === requester.orgId;
+      },
+    };
+    const ports = bulkPorts({ authorizer: slow });
+    const rows = Array.from({ length: 40 }, (_, index) => userRequest(`user${index}`));
+    await collect(importHumanUsers(ports, rows, { requester: member }));
+    reads = 0;
+    const again = await collect(importHumanUsers(ports, rows, { requester: member }));
+    expect(again.every((outcome) => "alreadyThere" in outcome && "userId" in outcome.alreadyThere)).toBe(true);
+    expect({ reads, sideBySide: mostAtOnce > 1 }).toEqual({ reads: 40, sideBySide: true });
+  });
 });

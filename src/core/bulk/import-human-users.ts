@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Ports } from "../../ports/index.js";
-import type { UniqueClaim, UserLog } from "../../ports/user-log.js";
+import type { StoredEvent, UniqueClaim, UserLog } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { limiter, type Limiter } from "../../shared/limiter.js";
 import type { UserDraft } from "../user-draft.js";
@@ -310,12 +310,20 @@ async function storedHoldersAtOnce(
 ): Promise<Result<ReadonlyMap<string, Holder>, ErrorBody>> {
   const found = await callPort("storage lookup of claim holders", run.ports.logger, () => findClaimHolders(claims));
   if (found.isErr()) return err(found.error);
+  // Each holder once, its visibility asked of the authorizer beside the others' (an authorizer that
+  // answers over the network must not be asked one holder after another).
+  const eventsByUser = new Map<string, readonly StoredEvent[]>();
+  for (const { userId, events } of found.value) if (!eventsByUser.has(userId)) eventsByUser.set(userId, events);
   const byUser = new Map<string, Holder>();
+  await Promise.all(
+    [...eventsByUser].map(([userId, events]) =>
+      run.preparing.run(async () => void byUser.set(userId, await storedUserHolder(run.ports, run.context.requester, userId, events))),
+    ),
+  );
   const holders = new Map<string, Holder>();
-  for (const { claim, userId, events } of found.value) {
-    let holder = byUser.get(userId);
-    if (holder === undefined) byUser.set(userId, (holder = await storedUserHolder(run.ports, run.context.requester, userId, events)));
-    holders.set(claimKey(claim), holder);
+  for (const { claim, userId } of found.value) {
+    const holder = byUser.get(userId);
+    if (holder !== undefined) holders.set(claimKey(claim), holder);
   }
   return ok(holders);
 }
