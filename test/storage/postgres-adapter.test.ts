@@ -220,6 +220,9 @@ describe.skipIf(url === undefined)(`migrations on the server${needsServer}`, () 
         expect(migration.name).toMatch(/^[a-z0-9_]+$/);
         await schema.pool.query(`BEGIN; ${migrationFileText(migration)} COMMIT;`);
       }
+      // Nothing applied twice: only the steps in code that the files could not run (2, 3 and 7).
+      const withCode = migrations.filter((migration) => migration.run !== undefined).map((migration) => migration.version);
+      expect(await migrate(schema.pool)).toEqual({ applied: withCode, foldedTogether: [] });
       expect(await migrate(schema.pool)).toEqual({ applied: [], foldedTogether: [] });
       const recorded = await schema.pool.query("SELECT version, name FROM human_users_schema_migrations ORDER BY version");
       expect(recorded.rows).toEqual(migrations.map(({ version, name }) => ({ version, name })));

@@ -43,8 +43,19 @@ interface NamesRow {
   readonly nick_name: string;
 }
 
+/**
+ * Listings with no folded names at all: listed after the SQL's update ran (by the backfill of
+ * version 3, when `migrate()` runs both steps after a host's tool applied the SQL files).
+ */
+const foldUnfoldedAsciiSql = `
+UPDATE human_users_listings
+SET given_name_folded = lower(given_name), family_name_folded = lower(family_name), nick_name_folded = lower(nick_name)
+WHERE given_name_folded = '' AND family_name_folded = '' AND nick_name_folded = ''
+  AND (given_name <> '' OR family_name <> '' OR nick_name <> '')`;
+
 /** Folds the names the SQL could not (any that is not ASCII); returns how many listings it changed. */
 export async function foldListingNames(tx: SqlSession): Promise<number> {
+  await tx.query(foldUnfoldedAsciiSql);
   let after = "";
   let folded = 0;
   for (;;) {

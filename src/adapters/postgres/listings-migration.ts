@@ -69,7 +69,8 @@ ORDER BY aggregate_id, sequence`;
 const VERSION_3 = listingColumnsWithout(COLUMNS_SINCE_VERSION_7);
 const insertListingsSql = `
 INSERT INTO human_users_listings (${VERSION_3.columns})
-SELECT ${VERSION_3.values("l")} FROM json_to_recordset($1::json) AS l(${VERSION_3.record})`;
+SELECT ${VERSION_3.values("l")} FROM json_to_recordset($1::json) AS l(${VERSION_3.record})
+ON CONFLICT (user_id) DO NOTHING`;
 
 function listingsOf(events: readonly StoredEvent[]): UserListing[] {
   const byUser = new Map<string, StoredEvent[]>();
@@ -86,7 +87,11 @@ function listingsOf(events: readonly StoredEvent[]): UserListing[] {
   return listings;
 }
 
-/** Writes the listing of every user that has events, from their fold; returns how many were written. */
+/**
+ * Writes the listing of every user that has events, from their fold; returns how many were
+ * written. A user listed already (written by an append after a host's tool applied the SQL, when
+ * `migrate()` runs this step later) keeps its listing.
+ */
 export async function backfillListings(tx: SqlSession): Promise<number> {
   let after = "";
   let written = 0;

@@ -1,5 +1,5 @@
 import type { SqlDatabase, SqlTransaction } from "./sql-database.js";
-import { SCHEMA_MIGRATIONS_TABLE_SQL, migrations as shippedMigrations, type Migration } from "./migrations.js";
+import { SCHEMA_MIGRATIONS_TABLE_SQL, migrations as shippedMigrations, sqlOnlyName, type Migration } from "./migrations.js";
 import type { UsernamesFoldedTogether } from "./username-claim-keys.js";
 
 /** What `migrate` (or `migratePglite`) did. */
@@ -55,15 +55,24 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     await tx.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
     await waitForMigrationLock(tx);
     await tx.exec(SCHEMA_MIGRATIONS_TABLE_SQL);
-    const done = await tx.query("SELECT version FROM human_users_schema_migrations");
-    const doneVersions = new Set(done.rows.map((row) => (row as { version: number }).version));
+    const done = await tx.query("SELECT version, name FROM human_users_schema_migrations");
+    const recordedNames = new Map(done.rows.map((row) => [(row as { version: number }).version, (row as { name: string }).name]));
+    const doneVersions = new Set(recordedNames.keys());
     // Refused (the transaction rolls back), rather than written to as if it were this release's.
     const newer = newerSchemaProblem(doneVersions, migrations);
     if (newer !== undefined) throw new Error(newer);
     const applied: number[] = [];
     const foldedTogether: UsernamesFoldedTogether[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (doneVersions.has(migration.version)) continue;
+      if (doneVersions.has(migration.version)) {
+        // Applied from a shipped file, which could not run the step in code: run it now.
+        if (migration.run === undefined || recordedNames.get(migration.version) !== sqlOnlyName(migration)) continue;
+        const findings = await migration.run(tx);
+        foldedTogether.push(...(findings.foldedTogether ?? []));
+        await tx.query("UPDATE human_users_schema_migrations SET name = $2 WHERE version = $1", [migration.version, migration.name]);
+        applied.push(migration.version);
+        continue;
+      }
       await tx.exec(migration.sql);
       const findings = (await migration.run?.(tx)) ?? {};
       foldedTogether.push(...(findings.foldedTogether ?? []));

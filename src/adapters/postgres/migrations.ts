@@ -160,17 +160,26 @@ export const SCHEMA_MIGRATIONS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS human_use
 )`;
 
 /**
+ * How a shipped file records a migration with a step in code (which plain SQL cannot run): so
+ * marked, `migrate()` runs that step when it takes the database over, then records the name.
+ */
+export function sqlOnlyName(migration: Migration): string {
+  return `${migration.name} (SQL only: migrate() runs its code step)`;
+}
+
+/**
  * A migration as the shipped file holds it: its SQL, then its version recorded as `migrate()`
- * records it, so that `migrate()` (and the import command, which runs it) can take over a database
- * a host's own tool set up, instead of failing on tables that exist already. A name and a version
- * are digits and lower-case words: nothing to quote.
+ * records it (marked SQL-only when it has a code step), so that `migrate()` (and the import
+ * command, which runs it) can take over a database a host's own tool set up, instead of failing on
+ * tables that exist already. A name and a version are digits and lower-case words: nothing to quote.
  */
 export function migrationFileText(migration: Migration): string {
+  const recorded = migration.run === undefined ? migration.name : sqlOnlyName(migration);
   return `${migration.sql.trim()}
 
 -- Recorded as migrate() records it, so that migrate() can take over from another migration tool.
 ${SCHEMA_MIGRATIONS_TABLE_SQL};
-INSERT INTO human_users_schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}') ON CONFLICT (version) DO NOTHING;
+INSERT INTO human_users_schema_migrations (version, name) VALUES (${migration.version}, '${recorded}') ON CONFLICT (version) DO NOTHING;
 `;
 }
 
