@@ -23,7 +23,7 @@ if (result.isErr()) {
   process.exit(1);
 }
 
-console.log("Response body (200):");
+console.log("Response body (201 over HTTP):");
 console.log(JSON.stringify(result.value, null, 2));
 
 for (const mail of mailer.sent) {

@@ -36,8 +36,9 @@ const LOCK_POLL_MS = 100;
  */
 async function waitForMigrationLock(tx: SqlTransaction): Promise<void> {
   for (;;) {
-    const taken = await tx.query("SELECT pg_try_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), ''))) AS taken");
-    if ((taken.rows[0] as { taken?: unknown } | undefined)?.taken === true) return;
+    // A row when the lock is taken: read by its count, whatever a host's type parsers make of booleans.
+    const taken = await tx.query("SELECT 1 AS taken WHERE pg_try_advisory_xact_lock(hashtext('human_users.migrate:' || coalesce(current_schema(), '')))");
+    if (taken.rows.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
