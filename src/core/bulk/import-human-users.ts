@@ -314,12 +314,23 @@ async function storedHoldersAtOnce(
   // answers over the network must not be asked one holder after another).
   const eventsByUser = new Map<string, readonly StoredEvent[]>();
   for (const { userId, events } of found.value) if (!eventsByUser.has(userId)) eventsByUser.set(userId, events);
+  // An authorizer that answers at once (the default one) is asked in the loop, without a promise
+  // per holder; once one answers with a promise, the rest are asked through the concurrency limit.
   const byUser = new Map<string, Holder>();
-  await Promise.all(
-    [...eventsByUser].map(([userId, events]) =>
-      run.preparing.run(async () => void byUser.set(userId, await storedUserHolder(run.ports, run.context.requester, userId, events))),
-    ),
-  );
+  const waiting: Promise<void>[] = [];
+  let answersLater = false;
+  for (const [userId, events] of eventsByUser) {
+    if (answersLater) {
+      waiting.push(run.preparing.run(async () => void byUser.set(userId, await storedUserHolder(run.ports, run.context.requester, userId, events))));
+      continue;
+    }
+    const holder = storedUserHolder(run.ports, run.context.requester, userId, events);
+    if (holder instanceof Promise) {
+      answersLater = true;
+      waiting.push(holder.then((settled) => void byUser.set(userId, settled)));
+    } else byUser.set(userId, holder);
+  }
+  await Promise.all(waiting);
   const holders = new Map<string, Holder>();
   for (const { claim, userId } of found.value) {
     const holder = byUser.get(userId);

@@ -35,10 +35,12 @@ export type Verdict =
   | { readonly kind: "conflict"; readonly claim: UniqueClaim; readonly holder: ImportHolder };
 
 /** How an answer names a stored user: by id when the requester may read it, else hidden (also when the authorizer cannot say). */
-export async function shownHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, orgId: string | undefined): Promise<ImportHolder> {
+export function shownHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, orgId: string | undefined): ImportHolder | Promise<ImportHolder> {
   if (requester === undefined || orgId === undefined) return { hiddenUser: true };
-  const readable = await askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
-  return readable.isOk() && readable.value ? { userId } : { hiddenUser: true };
+  const shown = (readable: Result<boolean, ErrorBody>): ImportHolder => (readable.isOk() && readable.value ? { userId } : { hiddenUser: true });
+  // Without a promise when the authorizer answers at once (the default one does): a re-run asks once per row.
+  const readable = askAuthorizer(ports.authorizer, ports.logger, requester, "user.read", orgId, userId);
+  return readable instanceof Promise ? readable.then(shown) : shown(readable);
 }
 
 /** A row's import fingerprint under a rule (see `fingerprintsOf`): a holder is compared under its own. */
@@ -89,9 +91,11 @@ export class SourceClaims {
 }
 
 /** A stored user as the holder of claims, from its events, named as `requester` may see it. */
-export async function storedUserHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, events: readonly StoredEvent[]): Promise<Holder> {
+export function storedUserHolder(ports: ResolvedPorts, requester: Requester | undefined, userId: string, events: readonly StoredEvent[]): Holder | Promise<Holder> {
   const state = foldUser(events);
-  return { at: { userId }, fingerprint: state?.importFingerprint, shown: await shownHolder(ports, requester, userId, state?.orgId) };
+  const holder = (shown: ImportHolder): Holder => ({ at: { userId }, fingerprint: state?.importFingerprint, shown });
+  const shown = shownHolder(ports, requester, userId, state?.orgId);
+  return shown instanceof Promise ? shown.then(holder) : holder(shown);
 }
 
 /** The stored user holding `claim`, with its import fingerprint; undefined when nobody holds it (any more). */
