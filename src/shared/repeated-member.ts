@@ -56,7 +56,6 @@ function membersInValue(value: unknown): number {
 
 interface ObjectFrame {
   readonly kind: "object";
-  readonly path: string;
   readonly names: Set<string>;
   expectingName: boolean;
   name: string;
@@ -64,15 +63,20 @@ interface ObjectFrame {
 
 interface ArrayFrame {
   readonly kind: "array";
-  readonly path: string;
   index: number;
 }
 
-/** The path of the value about to start inside `frame`: `profile.givenName`, `idps[1]`. */
-function childPath(frame: ObjectFrame | ArrayFrame | undefined): string {
-  if (frame === undefined) return "";
-  if (frame.kind === "array") return `${frame.path}[${frame.index}]`;
-  return frame.path === "" ? frame.name : `${frame.path}.${frame.name}`;
+/**
+ * The path of the value each frame has open, from the outermost: `profile.givenName`, `idps[1]`.
+ * Made only once a repeat is found: a body nested half a million deep must not make a path per level.
+ */
+function pathOf(stack: readonly (ObjectFrame | ArrayFrame)[]): string {
+  let path = "";
+  for (const frame of stack) {
+    if (frame.kind === "array") path += `[${frame.index}]`;
+    else path += path === "" ? frame.name : `.${frame.name}`;
+  }
+  return path;
 }
 
 /** A string token's text: escapes decoded, so that `"a"` and `"\u0061"` are one name. */
@@ -86,8 +90,8 @@ function firstRepeat(text: string): string | undefined {
   for (let at = 0; at < text.length; at++) {
     const char = text.charCodeAt(at);
     const top = stack[stack.length - 1];
-    if (char === OPEN_OBJECT) stack.push({ kind: "object", path: childPath(top), names: new Set(), expectingName: true, name: "" });
-    else if (char === OPEN_ARRAY) stack.push({ kind: "array", path: childPath(top), index: 0 });
+    if (char === OPEN_OBJECT) stack.push({ kind: "object", names: new Set(), expectingName: true, name: "" });
+    else if (char === OPEN_ARRAY) stack.push({ kind: "array", index: 0 });
     else if (char === CLOSE_OBJECT || char === CLOSE_ARRAY) stack.pop();
     else if (char === COMMA) {
       if (top?.kind === "object") top.expectingName = true;
@@ -98,7 +102,7 @@ function firstRepeat(text: string): string | undefined {
         const name = decoded(text.slice(at, end + 1));
         top.name = name;
         top.expectingName = false;
-        if (top.names.has(name)) return childPath(top);
+        if (top.names.has(name)) return pathOf(stack);
         top.names.add(name);
       }
       at = end;
