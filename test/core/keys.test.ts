@@ -58,7 +58,7 @@ describe("keysFromEnvironment", () => {
     const good = { HUMAN_USERS_CODE_HMAC_KEY: base64(32, 1), HUMAN_USERS_ENCRYPTION_KEY: base64(32, 2) };
     const cases: [Record<string, string>, string][] = [
       [{ HUMAN_USERS_CODE_HMAC_KEY: base64(32, 1) }, "HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY"],
-      [{ HUMAN_USERS_KEY_ID: "app" }, "HUMAN_USERS_CODE_HMAC_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY"],
+      [{ HUMAN_USERS_KEY_ID: "app" }, "HUMAN_USERS_CODE_HMAC_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY; HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY"],
       [{ ...good, HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=" }, "HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_CODE_HMAC_KEY: base64(32, 0xfb).replace(/\+/g, "-").replace(/\//g, "_") }, "HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_ENCRYPTION_KEY: base64(33, 2) }, "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes"],
@@ -68,9 +68,31 @@ describe("keysFromEnvironment", () => {
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: "old" }, "HUMAN_USERS_PREVIOUS_KEYS entry 1 must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `old:${base64(16, 1)}:${base64(32, 2)}` }, "HUMAN_USERS_PREVIOUS_KEYS entry 1's codeHmacKey must be standard base64 of 32 to 1024 bytes"],
       [{ ...good, HUMAN_USERS_PREVIOUS_KEYS: `default:${base64(32, 1)}:${base64(32, 2)}` }, 'HUMAN_USERS_PREVIOUS_KEYS entry 1 repeats the key id "default": each key set needs its own'],
-      [{ HUMAN_USERS_PREVIOUS_KEYS: `old:${base64(32, 1)}:${base64(32, 2)}` }, "HUMAN_USERS_CODE_HMAC_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY"],
+      [{ HUMAN_USERS_PREVIOUS_KEYS: `old:${base64(32, 1)}:${base64(32, 2)}` }, "HUMAN_USERS_CODE_HMAC_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY; HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY"],
     ];
     for (const [env, problem] of cases) expect(keysFromEnvironment(env)).toEqual(configurationError(problem));
+  });
+
+  it("names every variable that is wrong at once, so that a deploy is fixed in one go", () => {
+    const missingBoth = "HUMAN_USERS_CODE_HMAC_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY; HUMAN_USERS_ENCRYPTION_KEY is missing: the keys need HUMAN_USERS_CODE_HMAC_KEY and HUMAN_USERS_ENCRYPTION_KEY";
+    expect(keysFromEnvironment({ HUMAN_USERS_KEY_ID: "app" })).toEqual(configurationError(missingBoth));
+    const everything = {
+      HUMAN_USERS_KEY_ID: "a b",
+      HUMAN_USERS_CODE_HMAC_KEY: "c2hvcnQ=",
+      HUMAN_USERS_ENCRYPTION_KEY: base64(33, 2),
+      HUMAN_USERS_PREVIOUS_KEYS: `old, old2:${base64(16, 1)}:${base64(32, 2)}`,
+    };
+    expect(keysFromEnvironment(everything)).toEqual(
+      configurationError(
+        [
+          "HUMAN_USERS_KEY_ID must be 1 to 200 characters, without spaces, commas, colons or control characters",
+          "HUMAN_USERS_CODE_HMAC_KEY must be standard base64 of 32 to 1024 bytes",
+          "HUMAN_USERS_ENCRYPTION_KEY must be standard base64 of 32 bytes",
+          "HUMAN_USERS_PREVIOUS_KEYS entry 1 must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)",
+          "HUMAN_USERS_PREVIOUS_KEYS entry 2's codeHmacKey must be standard base64 of 32 to 1024 bytes",
+        ].join("; "),
+      ),
+    );
   });
 
   it("answers, never throws, for an environment whose reads throw", () => {

@@ -22,6 +22,9 @@ const DEFAULT_KEY_ID = "default";
 
 type Decoded<T> = { readonly value: T } | { readonly problem: string };
 
+/** Every problem of a key set, or its value: a host fixing its environment learns of all at once. */
+type Checked<T> = { readonly value: T } | { readonly problems: readonly string[] };
+
 function sizeText(size: { readonly min: number; readonly max: number }): string {
   return size.min === size.max ? `${size.min}` : `${size.min} to ${size.max}`;
 }
@@ -45,34 +48,39 @@ function keySet(
   encryptionText: string,
   names: { readonly keyId: string; readonly hmac: string; readonly encryption: string },
   use: KeyIdUse,
-): Decoded<KeySet> {
+): Checked<KeySet> {
   const idProblem = keyIdProblem(keyId, names.keyId, use);
-  if (idProblem !== undefined) return { problem: idProblem };
   const codeHmacKey = decodeKey(hmacText, names.hmac, HMAC_SIZE);
-  if ("problem" in codeHmacKey) return codeHmacKey;
   const encryptionKey = decodeKey(encryptionText, names.encryption, ENCRYPTION_SIZE);
-  if ("problem" in encryptionKey) return encryptionKey;
+  if (idProblem !== undefined || "problem" in codeHmacKey || "problem" in encryptionKey) {
+    const problems = [idProblem, "problem" in codeHmacKey ? codeHmacKey.problem : undefined, "problem" in encryptionKey ? encryptionKey.problem : undefined];
+    return { problems: problems.filter((problem): problem is string => problem !== undefined) };
+  }
   return { value: { keyId, codeHmacKey: codeHmacKey.value, encryptionKey: encryptionKey.value } };
 }
 
 /** `keyId:codeHmacKey:encryptionKey` entries, separated by commas: the key sets a rotation retired. */
-function previousKeySets(text: string, current: string): Decoded<KeySet[]> {
+function previousKeySets(text: string, current: string): Checked<KeySet[]> {
   const name = keyVariables.previous;
   const sets: KeySet[] = [];
+  const problems: string[] = [];
   const seen = new Set([current]);
   const entries = text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
   for (const [index, entry] of entries.entries()) {
     const at = `${name} entry ${index + 1}`;
     const parts = entry.split(":");
-    if (parts.length !== 3) return { problem: `${at} must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)` };
+    if (parts.length !== 3) {
+      problems.push(`${at} must be keyId:codeHmacKey:encryptionKey (the keys in standard base64)`);
+      continue;
+    }
     const [keyId = "", hmac = "", encryption = ""] = parts;
     const decoded = keySet(keyId, hmac, encryption, { keyId: `${at}'s keyId`, hmac: `${at}'s codeHmacKey`, encryption: `${at}'s encryptionKey` }, "retired");
-    if ("problem" in decoded) return decoded;
-    if (seen.has(keyId)) return { problem: `${at} repeats the key id ${JSON.stringify(keyId)}: each key set needs its own` };
+    if ("problems" in decoded) problems.push(...decoded.problems);
+    else if (seen.has(keyId)) problems.push(`${at} repeats the key id ${JSON.stringify(keyId)}: each key set needs its own`);
+    else sets.push(decoded.value);
     seen.add(keyId);
-    sets.push(decoded.value);
   }
-  return { value: sets };
+  return problems.length > 0 ? { problems } : { value: sets };
 }
 
 function read(env: Environment, name: string): string {
@@ -88,7 +96,7 @@ function read(env: Environment, name: string): string {
  * - `HUMAN_USERS_PREVIOUS_KEYS`: the key sets a rotation retired, `keyId:hmacKey:encryptionKey`
  *   separated by commas, so that what was written under them still checks.
  *
- * Ok(undefined) when none of them is set; code 9 naming the variable when one is wrong or missing.
+ * Ok(undefined) when none of them is set; code 9 naming every variable that is wrong or missing.
  * Never throws, and never puts a key in a message.
  */
 export function keysFromEnvironment(env: Environment): Result<Keys | undefined, ErrorBody> {
@@ -100,14 +108,16 @@ export function keysFromEnvironment(env: Environment): Result<Keys | undefined, 
       previous: read(env, keyVariables.previous),
     };
     if (text.keyId === "" && text.hmac === "" && text.encryption === "" && text.previous === "") return ok(undefined);
-    for (const [given, name] of [[text.hmac, keyVariables.codeHmacKey], [text.encryption, keyVariables.encryptionKey]] as const) {
-      if (given === "") return err(invalidConfiguration([`${name} is missing: the keys need ${keyVariables.codeHmacKey} and ${keyVariables.encryptionKey}`]));
-    }
+    const missing = ([[text.hmac, keyVariables.codeHmacKey], [text.encryption, keyVariables.encryptionKey]] as const)
+      .filter(([given]) => given === "")
+      .map(([, name]) => `${name} is missing: the keys need ${keyVariables.codeHmacKey} and ${keyVariables.encryptionKey}`);
+    if (missing.length > 0) return err(invalidConfiguration(missing));
     const keyId = text.keyId === "" ? DEFAULT_KEY_ID : text.keyId;
     const current = keySet(keyId, text.hmac, text.encryption, { keyId: keyVariables.keyId, hmac: keyVariables.codeHmacKey, encryption: keyVariables.encryptionKey }, "current");
-    if ("problem" in current) return err(invalidConfiguration([current.problem]));
     const previous = previousKeySets(text.previous, keyId);
-    if ("problem" in previous) return err(invalidConfiguration([previous.problem]));
+    // Every problem at once: fixing one variable at a time, run after run, is slow at a deploy.
+    const problems = [...("problems" in current ? current.problems : []), ...("problems" in previous ? previous.problems : [])];
+    if (problems.length > 0 || "problems" in current || "problems" in previous) return err(invalidConfiguration(problems));
     return ok(previous.value.length === 0 ? current.value : { ...current.value, previous: previous.value });
   } catch {
     return err(invalidConfiguration(["the environment could not be read"]));
