@@ -13,6 +13,7 @@ import type { DeliveryFailure, Outbox, PendingNotification } from "../ports/stor
 import type { Telemetry } from "../ports/telemetry.js";
 import { retryDelayMs } from "./backoff.js";
 import { limiter } from "../shared/limiter.js";
+import type { StopSignal } from "../shared/stop-signal.js";
 import { renderNotification, type RenderedNotification } from "./render.js";
 import { boundedError, describeError, emptyReport, errorText, type DeliveryReport, type FailedDelivery } from "./report.js";
 import { resolveDeliverySettings, type ResolvedDeliverySettings } from "./settings.js";
@@ -37,7 +38,7 @@ export interface DeliverOptions {
    * Anything with `aborted`, such as an `AbortSignal`: once aborted, no further notifications are
    * leased; the sends in flight finish (each within its time limit) and are recorded.
    */
-  readonly signal?: { readonly aborted: boolean };
+  readonly signal?: StopSignal;
 }
 
 /** Whether the caller asked to stop; a signal that throws when read stops too. */

@@ -1,5 +1,6 @@
 import { callAndForget } from "../shared/host-calls.js";
 import { LONGEST_TIMER_MS } from "../shared/time-limit.js";
+import type { StopSignal } from "../shared/stop-signal.js";
 import { deliverPendingNotifications, type DeliveryPorts } from "./deliver.js";
 import { leasedCount, mergeReports, type DeliveryReport } from "./report.js";
 import { resolveDeliverySettings } from "./settings.js";
@@ -30,19 +31,28 @@ export const defaultWorkerIntervalMs = 5000;
 const maxBatchesPerRound = 1000;
 
 /**
- * One round: batch after batch while batches come back full (more may be due), so a backlog
- * drains at once instead of one batch per interval; until `signal` aborts (the worker stops),
- * after which nothing more is leased: with a hung mailer, draining a backlog of 500 would
- * otherwise hold `stop()` for one time limit per `concurrency` of them (two hours by default).
+ * Delivery calls of `limit` each, one after another while they come back full (more may be due),
+ * until `endsAfter` says a call's report ends them, `signal` aborts, or `calls` were made (a store
+ * handing out the same notifications forever must not trap the worker). Their reports merged.
  */
-async function deliverRound(ports: DeliveryPorts, batchSize: number, signal: { readonly aborted: boolean }): Promise<DeliveryReport> {
+async function deliverInCalls(ports: DeliveryPorts, limit: number, calls: number, endsAfter: (report: DeliveryReport) => boolean, signal?: StopSignal): Promise<DeliveryReport> {
   const reports: DeliveryReport[] = [];
-  for (let batch = 0; batch < maxBatchesPerRound && !signal.aborted; batch += 1) {
-    const report = await deliverPendingNotifications(ports, { limit: batchSize, signal });
+  for (let call = 0; call < calls && signal?.aborted !== true; call += 1) {
+    const report = await deliverPendingNotifications(ports, signal === undefined ? { limit } : { limit, signal });
     reports.push(report);
-    if (leasedCount(report) < batchSize || report.errors.some((error) => error.stage === "lease")) break;
+    if (leasedCount(report) < limit || endsAfter(report)) break;
   }
   return mergeReports(reports);
+}
+
+/**
+ * One round: batch after batch, so a backlog drains at once instead of one batch per interval;
+ * until `signal` aborts (the worker stops), after which nothing more is leased: with a hung
+ * mailer, draining a backlog of 500 would otherwise hold `stop()` for one time limit per
+ * `concurrency` of them (two hours by default).
+ */
+function deliverRound(ports: DeliveryPorts, batchSize: number, signal: StopSignal): Promise<DeliveryReport> {
+  return deliverInCalls(ports, batchSize, maxBatchesPerRound, (report) => report.errors.some((error) => error.stage === "lease"), signal);
 }
 
 /**
@@ -51,17 +61,9 @@ async function deliverRound(ports: DeliveryPorts, batchSize: number, signal: { r
  * outbox; once one send fails or hangs, it stops there, so that a mailer that is down holds
  * `stop()` for one time limit, not one per `concurrency` messages of the backlog.
  */
-async function finalDrain(ports: DeliveryPorts, batchSize: number, concurrency: number): Promise<DeliveryReport> {
-  const reports: DeliveryReport[] = [];
-  for (let sent = 0; sent < maxBatchesPerRound * batchSize; ) {
-    const report = await deliverPendingNotifications(ports, { limit: concurrency });
-    reports.push(report);
-    const leased = leasedCount(report);
-    sent += leased;
-    const failed = report.retrying.length + report.dead.length + report.errors.length > 0;
-    if (leased < concurrency || failed) break;
-  }
-  return mergeReports(reports);
+function finalDrain(ports: DeliveryPorts, batchSize: number, concurrency: number): Promise<DeliveryReport> {
+  const failed = (report: DeliveryReport): boolean => report.retrying.length + report.dead.length + report.errors.length > 0;
+  return deliverInCalls(ports, concurrency, Math.ceil((maxBatchesPerRound * batchSize) / concurrency), failed);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Ports } from "../../ports/index.js";
 import type { StoredEvent, UniqueClaim, UserLog } from "../../ports/user-log.js";
 import type { ErrorBody } from "../../shared/error-body.js";
 import { limiter, type Limiter } from "../../shared/limiter.js";
+import type { StopSignal } from "../../shared/stop-signal.js";
 import type { UserDraft } from "../user-draft.js";
 import type { OperationContext } from "../context.js";
 import { claimKey, idpLinkClaim, usernameClaim } from "../claims.js";
@@ -24,10 +25,7 @@ import { writeBatch, type WriteAnswer } from "./write-batch.js";
 
 export type { BulkImportOutcome, ImportConflict, ImportHolder } from "./bulk-outcome.js";
 
-/** Anything with `aborted`, such as an `AbortSignal`. */
-export interface StopSignal {
-  readonly aborted: boolean;
-}
+export type { StopSignal } from "../../shared/stop-signal.js";
 
 /** How `importHumanUsers` batches and paces an import; every member optional. */
 export interface BulkImportOptions {
