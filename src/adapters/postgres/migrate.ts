@@ -58,26 +58,20 @@ export async function runMigrations(db: SqlDatabase, migrations: readonly Migrat
     await tx.exec(SCHEMA_MIGRATIONS_TABLE_SQL);
     const done = await tx.query("SELECT version, name FROM human_users_schema_migrations");
     const recordedNames = new Map(done.rows.map((row) => [(row as { version: number }).version, (row as { name: string }).name]));
-    const doneVersions = new Set(recordedNames.keys());
     // Refused (the transaction rolls back), rather than written to as if it were this release's.
-    const newer = newerSchemaProblem(doneVersions, migrations);
+    const newer = newerSchemaProblem(recordedNames.keys(), migrations);
     if (newer !== undefined) throw new Error(newer);
     const applied: number[] = [];
     const foldedTogether: UsernamesFoldedTogether[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (doneVersions.has(migration.version)) {
-        // Applied from a shipped file, which could not run the step in code: run it now.
-        if (migration.run === undefined || recordedNames.get(migration.version) !== sqlOnlyName(migration)) continue;
-        const findings = await migration.run(tx);
-        foldedTogether.push(...(findings.foldedTogether ?? []));
-        await tx.query("UPDATE human_users_schema_migrations SET name = $2 WHERE version = $1", [migration.version, migration.name]);
-        applied.push(migration.version);
-        continue;
-      }
-      await tx.exec(migration.sql);
+      const recorded = recordedNames.get(migration.version);
+      // Applied from a shipped file, which could not run the step in code: only that step is left.
+      if (recorded !== undefined && (migration.run === undefined || recorded !== sqlOnlyName(migration))) continue;
+      if (recorded === undefined) await tx.exec(migration.sql);
       const findings = (await migration.run?.(tx)) ?? {};
       foldedTogether.push(...(findings.foldedTogether ?? []));
-      await tx.query("INSERT INTO human_users_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+      const record = recorded === undefined ? "INSERT INTO human_users_schema_migrations (version, name) VALUES ($1, $2)" : "UPDATE human_users_schema_migrations SET name = $2 WHERE version = $1";
+      await tx.query(record, [migration.version, migration.name]);
       applied.push(migration.version);
     }
     return { applied, foldedTogether };
