@@ -5,6 +5,7 @@ import type { PoolClient } from "pg";
 import { describe, expect, it } from "vitest";
 import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrate, migrations, postgresStore } from "../../src/adapters/postgres/index.js";
+import { pgliteDatabase } from "../../src/adapters/pglite/pglite-store.js";
 import type { SqlDatabase } from "../../src/adapters/postgres/sql-database.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import type { UserLog } from "../../src/index.js";
@@ -65,11 +66,7 @@ describe("migration 7 on PGlite", () => {
   it("folds the names of every listing written before it, ASCII or not", async () => {
     const db = new PGlite();
     try {
-      const session = { query: (text: string, params: readonly unknown[] = []) => db.query(text, [...params]), exec: async (script: string) => void (await db.exec(script)) };
-      const database: SqlDatabase = {
-        ...session,
-        transaction: (body) => db.transaction((tx) => body({ query: (text, params = []) => tx.query(text, [...params]), exec: async (script) => void (await tx.exec(script)), rollback: () => tx.rollback() })),
-      };
+      const database = pgliteDatabase(db);
       await runMigrations(database, migrations.filter((migration) => migration.version < 3));
       await writeOldUsers(database);
       expect(await beforeVersion7(database)).toEqual({ applied: [3, 4, 5, 6], foldedTogether: [] });

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrate, migrations, postgresStore } from "../../src/adapters/postgres/index.js";
+import { pgliteDatabase } from "../../src/adapters/pglite/pglite-store.js";
 import type { SqlDatabase, SqlSession } from "../../src/adapters/postgres/sql-database.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import type { UserListing, UserLog } from "../../src/index.js";
@@ -103,11 +104,7 @@ describe("migration 3 on PGlite", () => {
   it("writes the listing of every user that has events, from their fold, even from sparse old payloads", async () => {
     const db = new PGlite();
     try {
-      const database: SqlDatabase = {
-        query: (text, params = []) => db.query(text, [...params]),
-        exec: async (script) => void (await db.exec(script)),
-        transaction: (body) => db.transaction((tx) => body({ query: (text, params = []) => tx.query(text, [...params]), exec: async (script) => void (await tx.exec(script)), rollback: () => tx.rollback() })),
-      };
+      const database = pgliteDatabase(db);
       expect(await olderVersions(database)).toEqual({ applied: [1, 2], foldedTogether: [] });
       await writeVersionTwoUsers(database);
       expect(await migratePglite(db)).toEqual({ applied: migrations.filter((migration) => migration.version >= 3).map((migration) => migration.version), foldedTogether: [] });

@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrations } from "../../src/adapters/postgres/index.js";
-import type { SqlDatabase } from "../../src/adapters/postgres/sql-database.js";
+import { pgliteDatabase } from "../../src/adapters/pglite/pglite-store.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import { checkPassword, createHumanUser, listUsers, setPassword, type Requester } from "../../src/index.js";
 import { member, testPorts } from "../operations/support/ports.js";
@@ -19,11 +19,7 @@ describe("login names and the keys usernames had before full folding", () => {
   it("finds a scoped user that kept its first key by its own login name: ſam@acme.test, not sam@acme.test", async () => {
     const db = new PGlite();
     try {
-      const database: SqlDatabase = {
-        query: (text, params = []) => db.query(text, [...params]),
-        exec: async (script) => void (await db.exec(script)),
-        transaction: (body) => db.transaction((tx) => body({ query: (text, params = []) => tx.query(text, [...params]), exec: async (script) => void (await tx.exec(script)), rollback: () => tx.rollback() })),
-      };
+      const database = pgliteDatabase(db);
       await runMigrations(database, migrations.filter((migration) => migration.version === 1));
       for (const [userId, username] of [["u07", "ſam"], ["u08", "sam"]] as const) {
         await db.query("INSERT INTO human_users_claims (kind, scope, key, user_id) VALUES ('user_id', '', $1, $1), ('username', 'acme', $2, $1)", [userId, username]);

@@ -6,15 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrations } from "../../src/adapters/postgres/index.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
-import type { SqlDatabase } from "../../src/adapters/postgres/sql-database.js";
-
-function pgliteDatabase(db: PGlite): SqlDatabase {
-  return {
-    query: (text, params = []) => db.query(text, [...params]),
-    exec: async (script) => void (await db.exec(script)),
-    transaction: (body) => db.transaction((tx) => body({ query: (text, params = []) => tx.query(text, [...params]), exec: async (script) => void (await tx.exec(script)), rollback: () => tx.rollback() })),
-  };
-}
+import { pgliteDatabase } from "../../src/adapters/pglite/pglite-store.js";
 
 describe("migration 5: claims for passkeys verified before it", () => {
   it("takes a claim for each verified credential, the first registration's when two users share one, and leaves pending ones alone", async () => {

@@ -6,6 +6,7 @@ import { err } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { runMigrations } from "../../src/adapters/postgres/migrate.js";
 import { migrate, migrations, postgresStore, type SqlStore } from "../../src/adapters/postgres/index.js";
+import { pgliteDatabase } from "../../src/adapters/pglite/pglite-store.js";
 import type { SqlDatabase, SqlSession } from "../../src/adapters/postgres/sql-database.js";
 import { migratePglite, pgliteStore } from "../../src/adapters/pglite/index.js";
 import { checkPassword, createHumanUser, listUsers, setPassword, type Requester } from "../../src/index.js";
@@ -100,22 +101,7 @@ describe("migration 2 on PGlite", () => {
   it("recomputes the username keys, keeps and lists the users that now fold together, and refuses a new Strasse", async () => {
     const db = new PGlite();
     try {
-      const database: SqlDatabase = {
-        query: (text, params = []) => db.query(text, [...params]),
-        exec: async (script) => {
-          await db.exec(script);
-        },
-        transaction: (body) =>
-          db.transaction((tx) =>
-            body({
-              query: (text, params = []) => tx.query(text, [...params]),
-              exec: async (script) => {
-                await tx.exec(script);
-              },
-              rollback: () => tx.rollback(),
-            }),
-          ),
-      };
+      const database = pgliteDatabase(db);
       expect(await versionOne(database)).toEqual({ applied: [1], foldedTogether: [] });
       await writeVersionOne(database);
       const store = pgliteStore({ db });

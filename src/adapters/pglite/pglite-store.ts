@@ -36,7 +36,8 @@ export interface PgliteStoreOptions extends SqlStoreOptions {
   readonly db: PgliteLike;
 }
 
-function pgliteDatabase(db: PgliteLike): SqlDatabase {
+/** PGlite as the SQL store's database (exported for the migration tests, not from the package). */
+export function pgliteDatabase(db: PgliteLike): SqlDatabase {
   return {
     query: (text, params = []) => withStorageErrors(() => db.query(text, [...params])),
     exec: async (script) => {
